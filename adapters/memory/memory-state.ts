@@ -1,0 +1,37 @@
+import type { ApiKey } from '../../core/domain/api-key.ts';
+import type { Membership, Organization } from '../../core/domain/organization.ts';
+import type { User } from '../../core/domain/user.ts';
+import type { LedgerEntry, Wallet } from '../../core/domain/wallet.ts';
+import type { PasswordReset } from '../../core/ports/password-reset-repository.ts';
+
+export interface MemoryJob {
+  queue: string;
+  data: Record<string, unknown>;
+  startAfterSeconds: number;
+  singletonKey: string | null;
+}
+
+/** Everything the in-memory adapters keep. Cloned whole to roll a transaction back. */
+export class MemoryState {
+  users = new Map<string, User>();
+  organizations = new Map<string, Organization>();
+  memberships = new Map<string, Membership>();
+  wallets = new Map<string, Wallet>();
+  ledger: LedgerEntry[] = [];
+  apiKeys = new Map<string, ApiKey>();
+  passwordResets = new Map<string, PasswordReset>();
+  jobs: MemoryJob[] = [];
+
+  snapshot(): MemoryState {
+    return Object.assign(new MemoryState(), structuredClone({ ...this }));
+  }
+
+  restore(from: MemoryState): void {
+    Object.assign(this, from);
+  }
+}
+
+/** Copies records in and out so callers never share mutable objects with the store. */
+export function copy<T>(value: T): T {
+  return structuredClone(value);
+}

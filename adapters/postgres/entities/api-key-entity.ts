@@ -1,0 +1,20 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const ApiKeyEntity = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  properties: {
+    id: p.string().primary(),
+    organizationId: p.string(),
+    name: p.string(),
+    prefix: p.string(),
+    keyHash: p.string(),
+    isSandbox: p.boolean(),
+    scopes: p.json<string[]>(),
+    expiresAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().nullable(),
+    createdByUserId: p.string(),
+    createdAt: p.datetime(),
+  },
+});

@@ -1,0 +1,36 @@
+import type { InferEntity } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Organization, OrganizationChanges } from '../../core/domain/organization.ts';
+import type { OrganizationRepository } from '../../core/ports/organization-repository.ts';
+import { OrganizationEntity } from './entities/organization-entity.ts';
+
+type Row = InferEntity<typeof OrganizationEntity>;
+
+export class MikroOrmOrganizationRepository implements OrganizationRepository {
+  readonly #em: EntityManager;
+  constructor(em: EntityManager) { this.#em = em; }
+
+  async insert(organization: Organization): Promise<void> {
+    await this.#em.insert(OrganizationEntity, { ...organization });
+  }
+
+  async findById(id: string): Promise<Organization | null> {
+    const row = await this.#em.findOne(OrganizationEntity, { id }, { disableIdentityMap: true });
+    return row ? toOrganization(row) : null;
+  }
+
+  async update(id: string, changes: OrganizationChanges, now: Date): Promise<Organization | null> {
+    const updated = await this.#em.nativeUpdate(OrganizationEntity, { id }, { ...changes, updatedAt: now });
+    return updated === 0 ? null : this.findById(id);
+  }
+}
+
+export function toOrganization(row: Row): Organization {
+  return {
+    id: row.id, name: row.name, industry: row.industry ?? null, businessPhone: row.businessPhone ?? null,
+    businessEmail: row.businessEmail ?? null, timezone: row.timezone, defaultLanguage: row.defaultLanguage,
+    website: row.website ?? null, onboardingComplete: row.onboardingComplete, complianceAcknowledged: row.complianceAcknowledged,
+    monthlyVolume: row.monthlyVolume ?? null, preferredChannels: row.preferredChannels, paused: row.paused,
+    createdAt: row.createdAt, updatedAt: row.updatedAt,
+  };
+}

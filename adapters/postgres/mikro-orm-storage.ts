@@ -1,0 +1,48 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import type { PgBoss } from 'pg-boss';
+import type { IdGenerator } from '../../core/ports/id-generator.ts';
+import type { Repositories, Storage } from '../../core/ports/storage.ts';
+import { PgBossJobQueue } from '../queue/pg-boss-job-queue.ts';
+import type { Database } from './database.ts';
+import { MikroOrmApiKeyRepository } from './mikro-orm-api-key-repository.ts';
+import { MikroOrmMembershipRepository } from './mikro-orm-membership-repository.ts';
+import { MikroOrmOrganizationRepository } from './mikro-orm-organization-repository.ts';
+import { MikroOrmPasswordResetRepository } from './mikro-orm-password-reset-repository.ts';
+import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
+import { MikroOrmWalletRepository } from './mikro-orm-wallet-repository.ts';
+
+/**
+ * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
+ * fresh EntityManager; `transaction` hands `work` repositories bound to one transactional
+ * EntityManager, and a job queue that writes through the same transaction.
+ */
+export class MikroOrmStorage implements Storage {
+  readonly #database: Database;
+  readonly #ids: IdGenerator;
+  readonly #boss: PgBoss;
+  constructor(database: Database, ids: IdGenerator, boss: PgBoss) { this.#database = database; this.#ids = ids; this.#boss = boss; }
+
+  get users() { return new MikroOrmUserRepository(this.#database.em()); }
+  get organizations() { return new MikroOrmOrganizationRepository(this.#database.em()); }
+  get memberships() { return new MikroOrmMembershipRepository(this.#database.em()); }
+  get wallets() { return new MikroOrmWalletRepository(this.#database.em(), this.#ids); }
+  get apiKeys() { return new MikroOrmApiKeyRepository(this.#database.em()); }
+  get passwordResets() { return new MikroOrmPasswordResetRepository(this.#database.em()); }
+  get jobs() { return new PgBossJobQueue(this.#boss); }
+
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.#database.em().transactional((em) => work(this.#bound(em)));
+  }
+
+  #bound(em: EntityManager): Repositories {
+    return {
+      users: new MikroOrmUserRepository(em),
+      organizations: new MikroOrmOrganizationRepository(em),
+      memberships: new MikroOrmMembershipRepository(em),
+      wallets: new MikroOrmWalletRepository(em, this.#ids),
+      apiKeys: new MikroOrmApiKeyRepository(em),
+      passwordResets: new MikroOrmPasswordResetRepository(em),
+      jobs: new PgBossJobQueue(this.#boss, em),
+    };
+  }
+}

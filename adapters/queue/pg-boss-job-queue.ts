@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { fromKysely, type PgBoss } from 'pg-boss';
+import type { EnqueueOptions, JobQueue, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
+
+/**
+ * Enqueues through pg-boss. Given a transactional EntityManager, the job row is written through that
+ * transaction (pg-boss's Kysely adapter), so it commits or rolls back with the ORM writes.
+ */
+export class PgBossJobQueue implements JobQueue, QueueMonitor {
+  readonly #boss: PgBoss;
+  readonly #em: EntityManager | null;
+  constructor(boss: PgBoss, transactionEm: EntityManager | null = null) { this.#boss = boss; this.#em = transactionEm; }
+
+  async enqueue(queue: QueueName, data: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
+    const sendOptions: Record<string, unknown> = {};
+    if (options.startAfterSeconds) sendOptions['startAfter'] = options.startAfterSeconds;
+    if (options.singletonKey) sendOptions['singletonKey'] = options.singletonKey;
+    if (this.#em) sendOptions['db'] = fromKysely(this.#em.getKysely() as never);
+    await this.#boss.send(queue, data, sendOptions);
+  }
+
+  async counts(queue: QueueName): Promise<QueueCounts> {
+    const [stats] = await this.#boss.getQueueStats(queue);
+    const workers = this.#boss.getWipData().filter((w) => w.name === queue && w.state !== 'stopped').length;
+    return {
+      waiting: stats?.queuedCount ?? 0,
+      active: stats?.activeCount ?? 0,
+      completed: stats?.completedDelta ?? 0,
+      failed: stats?.failedCount ?? 0,
+      workers,
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Secrets } from '../../core/ports/secrets.ts';
+
+export class NodeSecrets implements Secrets {
+  randomToken(bytes = 32): string {
+    return randomBytes(bytes).toString('base64url');
+  }
+
+  sha256(text: string): string {
+    return createHash('sha256').update(text, 'utf8').digest('hex');
+  }
+
+  safeEqual(a: string, b: string): boolean {
+    const left = Buffer.from(a, 'utf8');
+    const right = Buffer.from(b, 'utf8');
+    return left.length === right.length && timingSafeEqual(left, right);
+  }
+}

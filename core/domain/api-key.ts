@@ -1,0 +1,59 @@
+/**
+ * API keys: `nk_test_...` (sandbox) or `nk_live_...`, followed by a long random secret. Only the
+ * SHA-256 hash of the whole key is stored; the first characters are kept as a displayable prefix.
+ */
+export interface ApiKey {
+  id: string;
+  organizationId: string;
+  name: string;
+  /** The first {@link API_KEY_PREFIX_LENGTH} characters of the key, for humans to recognise it. */
+  prefix: string;
+  keyHash: string;
+  isSandbox: boolean;
+  scopes: ApiKeyScope[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  createdByUserId: string;
+  createdAt: Date;
+}
+
+export const API_KEY_PREFIX_LENGTH = 12;
+
+/**
+ * Every scope an API key can carry (`resource:action`). API keys are accepted on five routes only
+ * (spec section 5); the other scopes exist for forward compatibility and are validated but grant
+ * nothing beyond those routes.
+ */
+export const API_KEY_SCOPES = [
+  'messages:send', 'messages:read', 'events:read', 'events:trigger',
+  'contacts:read', 'contacts:write', 'templates:read', 'delivery-logs:read',
+] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Scopes given to a key created without an explicit list: everything an API key can be used for. */
+export const DEFAULT_API_KEY_SCOPES: ApiKeyScope[] = ['messages:send', 'messages:read', 'events:read', 'events:trigger'];
+
+export function apiKeyText(isSandbox: boolean, secret: string): string {
+  return `${isSandbox ? 'nk_test_' : 'nk_live_'}${secret}`;
+}
+
+export function looksLikeApiKey(text: string): boolean {
+  return /^nk_(test|live)_[A-Za-z0-9_-]{20,200}$/.test(text);
+}
+
+export type ApiKeyState = 'active' | 'revoked' | 'expired';
+
+export function apiKeyState(key: ApiKey, now: Date): ApiKeyState {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+export function apiKeyView(key: ApiKey, now: Date) {
+  return {
+    id: key.id, name: key.name, prefix: key.prefix, isSandbox: key.isSandbox, scopes: key.scopes,
+    expiresAt: key.expiresAt?.toISOString() ?? null, revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null, state: apiKeyState(key, now), createdAt: key.createdAt.toISOString(),
+  };
+}

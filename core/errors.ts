@@ -1,0 +1,69 @@
+/**
+ * The closed set of error codes the core (and the hosts) can raise. Every code is documented in
+ * docs/errors.md with its HTTP status (hosts/api/http-error-map.ts) and its worker retry policy
+ * (hosts/worker/retry-policy.ts); a test checks that both maps cover every code.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'MALFORMED_JSON',
+  'EMAIL_REQUIRED',
+  'NAME_REQUIRED',
+  'URL_REQUIRED',
+  'INVALID_AMOUNT',
+  'NOT_IMPERSONATING',
+  'WEAK_PASSWORD',
+  'INVALID_RESET_TOKEN',
+  'ORGANIZATION_REQUIRED',
+  'INVALID_CREDENTIALS',
+  'INVALID_SIGNATURE',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'INSUFFICIENT_BALANCE',
+  'USER_NOT_FOUND',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'EMAIL_EXISTS',
+  'SLUG_EXISTS',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Field-level and form-level messages, the shape of VALIDATION_ERROR details. */
+export interface ValidationDetails {
+  fieldErrors: Record<string, string[]>;
+  formErrors: string[];
+}
+
+export type ErrorDetails = Record<string, unknown>;
+
+/** The one error type the core throws. It carries a stable code, never an HTTP status. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  /** Set by adapters for infrastructure failures a retry may cure (timeouts, 5xx). */
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options: { retryable?: boolean; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** A VALIDATION_ERROR naming one field, for rules checked after schema parsing. */
+export function fieldError(field: string, message: string): AppError {
+  const details: ValidationDetails = { fieldErrors: { [field]: [message] }, formErrors: [] };
+  return new AppError('VALIDATION_ERROR', message, { ...details });
+}

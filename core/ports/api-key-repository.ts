@@ -1,0 +1,16 @@
+import type { ApiKey } from '../domain/api-key.ts';
+
+/**
+ * API keys, stored by SHA-256 hash. Tenant-scoped except `findByHash`, which is how a request's
+ * key finds its organization in the first place.
+ */
+export interface ApiKeyRepository {
+  insert(key: ApiKey): Promise<void>;
+  findByHash(keyHash: string): Promise<ApiKey | null>;
+  findById(organizationId: string, id: string): Promise<ApiKey | null>;
+  /** Newest first, at most `limit`. */
+  listByOrganization(organizationId: string, limit: number): Promise<ApiKey[]>;
+  /** Marks the key revoked; returns the key, or null when it is not in this organization. */
+  revoke(organizationId: string, id: string, now: Date): Promise<ApiKey | null>;
+  touchLastUsed(id: string, now: Date): Promise<void>;
+}

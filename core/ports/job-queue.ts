@@ -1,0 +1,34 @@
+export const QUEUES = {
+  /** Message delivery; reported by GET /health as workers.notificationSend. */
+  notificationSend: 'notification-send',
+  emailSend: 'email-send',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface EnqueueOptions {
+  /** Delay before the job becomes available. */
+  startAfterSeconds?: number;
+  /** A key that makes a second enqueue of the same job a no-op while the first is queued. */
+  singletonKey?: string;
+}
+
+/**
+ * Durable background jobs (pg-boss in production). Jobs carry ids only; the database row is the
+ * source of truth. Inside `Storage.transaction` the enqueue commits or rolls back with the writes.
+ */
+export interface JobQueue {
+  enqueue(queue: QueueName, data: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  completed: number;
+  failed: number;
+  workers: number;
+}
+
+/** Read-only view of queue depth for health and metrics. */
+export interface QueueMonitor {
+  counts(queue: QueueName): Promise<QueueCounts>;
+}

@@ -1,0 +1,9 @@
+import type { Organization, OrganizationChanges } from '../domain/organization.ts';
+
+/** Organizations (tenants). Reads are by id only; listing all tenants is an admin concern. */
+export interface OrganizationRepository {
+  insert(organization: Organization): Promise<void>;
+  findById(id: string): Promise<Organization | null>;
+  /** Applies the changes and returns the updated organization, or null when it does not exist. */
+  update(id: string, changes: OrganizationChanges, now: Date): Promise<Organization | null>;
+}

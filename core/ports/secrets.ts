@@ -1,0 +1,9 @@
+/** Randomness and hashing for API keys and one-time tokens (not for passwords). */
+export interface Secrets {
+  /** A URL-safe random string carrying at least `bytes` bytes of entropy. */
+  randomToken(bytes?: number): string;
+  /** Lowercase hex SHA-256 of the text. */
+  sha256(text: string): string;
+  /** Compares two strings in constant time. */
+  safeEqual(a: string, b: string): boolean;
+}

@@ -1,0 +1,27 @@
+import type { ApiKeyRepository } from './api-key-repository.ts';
+import type { JobQueue } from './job-queue.ts';
+import type { MembershipRepository } from './membership-repository.ts';
+import type { OrganizationRepository } from './organization-repository.ts';
+import type { PasswordResetRepository } from './password-reset-repository.ts';
+import type { UserRepository } from './user-repository.ts';
+import type { WalletRepository } from './wallet-repository.ts';
+
+/** Every repository, plus the job queue so that enqueueing commits with the writes. */
+export interface Repositories {
+  users: UserRepository;
+  organizations: OrganizationRepository;
+  memberships: MembershipRepository;
+  wallets: WalletRepository;
+  apiKeys: ApiKeyRepository;
+  passwordResets: PasswordResetRepository;
+  jobs: JobQueue;
+}
+
+/**
+ * The storage port. Outside `transaction` each call commits on its own. Inside, every call made
+ * through `tx` commits or rolls back together; an error thrown by `work` rolls everything back
+ * (including jobs enqueued through `tx.jobs`).
+ */
+export interface Storage extends Repositories {
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+}

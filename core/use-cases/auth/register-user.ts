@@ -1,0 +1,79 @@
+import * as v from 'valibot';
+import { AppError, fieldError } from '../../errors.ts';
+import { fields, parseInput } from '../../validation.ts';
+import { newOrganization } from '../../domain/organization.ts';
+import { passwordWeakness, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password-policy.ts';
+import { toUserProfile, type User } from '../../domain/user.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { PasswordHasher } from '../../ports/password-hasher.ts';
+import type { SessionTokens } from '../../ports/session-tokens.ts';
+import type { Storage } from '../../ports/storage.ts';
+
+export const RegisterUserInput = v.object({
+  email: fields.email(),
+  password: v.pipe(v.string('must be a string'), v.minLength(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
+    v.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)),
+  firstName: fields.requiredText(100),
+  lastName: fields.requiredText(100),
+  organizationName: v.optional(fields.requiredText(200)),
+});
+export type RegisterUserInput = v.InferInput<typeof RegisterUserInput>;
+
+export interface RegisterUserDeps {
+  storage: Storage;
+  passwords: PasswordHasher;
+  sessions: SessionTokens;
+  ids: IdGenerator;
+  clock: Clock;
+  sessionTtlSeconds: number;
+}
+
+/**
+ * Creates a user account; with `organizationName`, also an organization, its GHS wallet (balance 0)
+ * and the user's TENANT_OWNER membership, all in one transaction. Returns a session token.
+ */
+export class RegisterUser {
+  readonly #deps: RegisterUserDeps;
+  constructor(deps: RegisterUserDeps) { this.#deps = deps; }
+
+  async execute(raw: unknown) {
+    const input = parseInput(RegisterUserInput, raw);
+    const weakness = passwordWeakness(input.password);
+    if (weakness) throw fieldError('password', `password ${weakness}`);
+    const { storage, passwords, sessions, ids, clock } = this.#deps;
+
+    if (await storage.users.findByEmail(input.email)) throw emailExists();
+    const now = clock.now();
+    const user: User = {
+      id: ids.next(), email: input.email, passwordHash: await passwords.hash(input.password),
+      firstName: input.firstName, lastName: input.lastName, platformRole: null, createdAt: now,
+    };
+    const organization = input.organizationName ? newOrganization(ids.next(), input.organizationName, now) : null;
+
+    await storage.transaction(async (tx) => {
+      try {
+        await tx.users.insert(user);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'CONFLICT') throw emailExists();
+        throw error;
+      }
+      if (!organization) return;
+      await tx.organizations.insert(organization);
+      await tx.wallets.create(organization.id, now);
+      await tx.memberships.insert({ id: ids.next(), organizationId: organization.id, userId: user.id, role: 'TENANT_OWNER', createdAt: now });
+    });
+
+    const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);
+    return {
+      token: session.token,
+      expiresAt: session.expiresAt.toISOString(),
+      user: toUserProfile(user),
+      organizations: organization ? [{ id: organization.id, name: organization.name, role: 'TENANT_OWNER' as const }] : [],
+    };
+  }
+}
+
+function emailExists(): AppError {
+  return new AppError('EMAIL_EXISTS', 'An account with this email already exists');
+}
