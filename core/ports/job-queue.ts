@@ -2,6 +2,8 @@ export const QUEUES = {
   /** Message delivery; reported by GET /health as workers.notificationSend. */
   notificationSend: 'notification-send',
   emailSend: 'email-send',
+  /** Periodic housekeeping (expired rate-limit windows ...), scheduled by the worker. */
+  maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

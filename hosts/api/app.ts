@@ -1,0 +1,82 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../logger.ts';
+import { authenticate, type Authenticators } from './middleware/authenticate.ts';
+import { errorEnvelope } from './middleware/error-envelope.ts';
+import { requestContext } from './middleware/request-context.ts';
+import type { HttpMetrics } from './metrics.ts';
+import type { RouteDefinition } from './route.ts';
+
+export interface AppOptions {
+  routes: readonly RouteDefinition[];
+  auth: Authenticators;
+  logger: Logger;
+  metrics: HttpMetrics;
+  bodyLimitBytes: number;
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  proxy?: boolean;
+}
+
+/** Builds the Koa application from the route table. No I/O happens here. */
+export function createApp(options: AppOptions): Koa {
+  const app = new Koa({ proxy: options.proxy ?? false });
+  app.silent = true;
+  app.use(requestContext(options.logger, options.metrics));
+  app.use(errorEnvelope());
+
+  const jsonBody = koaBody({
+    json: true, urlencoded: false, text: false, multipart: false, jsonStrict: true,
+    jsonLimit: options.bodyLimitBytes, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+  });
+
+  const router = new Router();
+  for (const route of options.routes) {
+    const parse: Koa.Middleware = route.rawBody || route.custom ? (_ctx, next) => next() : jsonBody;
+    router.register(route.path, [route.method], [
+      async (ctx, next) => { ctx.state['routePath'] = route.path; await next(); },
+      rejectNonJson(route),
+      parse,
+      async (ctx) => {
+        const principals = await authenticate(ctx, route, options.auth);
+        const result = await route.handler({
+          body: route.rawBody ? undefined : (ctx.request as unknown as { body?: unknown }).body,
+          query: ctx.query as Record<string, string | undefined>,
+          params: (ctx as unknown as { params: Record<string, string> }).params,
+          user: principals.user, tenant: principals.tenant,
+          ip: ctx.ip, requestId: String(ctx.state['requestId']), headers: ctx.headers, koa: ctx,
+        });
+        if (route.custom || !result) return;
+        ctx.status = result.status ?? 200;
+        ctx.body = { success: true, data: result.data };
+      },
+    ], { name: `${route.method} ${route.path}` });
+  }
+  app.use(router.routes());
+  app.use(notFoundOrWrongMethod(router));
+  return app;
+}
+
+/** A JSON route given a body of another type answers 415 instead of silently seeing `{}`. */
+function rejectNonJson(route: RouteDefinition): Koa.Middleware {
+  return async (ctx, next) => {
+    const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+    if (!route.rawBody && !route.custom && hasBody && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && !ctx.is('application/json', '+json')) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
+    }
+    await next();
+  };
+}
+
+function notFoundOrWrongMethod(router: Router): Koa.Middleware {
+  return async (ctx) => {
+    const allowed = new Set<string>();
+    for (const layer of router.stack) {
+      if (layer.match(ctx.path)) layer.methods.forEach((m) => allowed.add(m));
+    }
+    allowed.delete('HEAD');
+    if (allowed.size > 0) throw new AppError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`, { allow: [...allowed] });
+    throw new AppError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
+  };
+}

@@ -1,0 +1,26 @@
+import type { Container } from 'inversify';
+import { AuthenticateApiKey } from '../../../core/use-cases/api-keys/authenticate-api-key.ts';
+import { AuthenticateSession } from '../../../core/use-cases/auth/authenticate-session.ts';
+import { GetProfile } from '../../../core/use-cases/auth/get-profile.ts';
+import { LogIn } from '../../../core/use-cases/auth/log-in.ts';
+import { RegisterUser } from '../../../core/use-cases/auth/register-user.ts';
+import { INFRA } from '../../tokens.ts';
+import { authRoutes } from '../routes/auth-routes.ts';
+import { API } from '../tokens.ts';
+
+export function bindAuthModule(container: Container): void {
+  container.bind(API.authenticateSession).toResolvedValue(
+    (storage, sessions) => new AuthenticateSession({ storage, sessions }), [INFRA.storage, INFRA.sessions]).inSingletonScope();
+  container.bind(API.authenticateApiKey).toResolvedValue(
+    (apiKeys, secrets, clock) => new AuthenticateApiKey({ apiKeys, secrets, clock }), [INFRA.apiKeyLookup, INFRA.secrets, INFRA.clock]).inSingletonScope();
+  container.bind(API.routes).toResolvedValue(
+    (config, storage, passwords, sessions, ids, clock, rateLimiter) => authRoutes({
+      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds }),
+      logIn: new LogIn({
+        storage, passwords, sessions, rateLimiter, clock, sessionTtlSeconds: config.sessionTtlSeconds,
+        limits: { perEmail: config.loginLimitPerEmail, perIp: config.loginLimitPerIp },
+      }),
+      getProfile: new GetProfile({ storage }),
+    }),
+    [INFRA.config, INFRA.storage, INFRA.passwords, INFRA.sessions, INFRA.ids, INFRA.clock, INFRA.rateLimiter]).inSingletonScope();
+}

@@ -1,0 +1,35 @@
+import { LogInInput, type LogIn } from '../../../core/use-cases/auth/log-in.ts';
+import { RegisterUserInput, type RegisterUser } from '../../../core/use-cases/auth/register-user.ts';
+import type { GetProfile } from '../../../core/use-cases/auth/get-profile.ts';
+import { ok, requireUser, type RouteDefinition } from '../route.ts';
+
+export interface AuthRouteDeps {
+  registerUser: RegisterUser;
+  logIn: LogIn;
+  getProfile: GetProfile;
+}
+
+export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
+  return [
+    {
+      method: 'POST', path: '/auth/register', tag: 'Auth', summary: 'Register a user (optionally with an organization and its wallet)',
+      auth: 'none', body: RegisterUserInput,
+      responses: { 201: 'Registered; a session token', 400: 'VALIDATION_ERROR', 409: 'EMAIL_EXISTS' },
+      handler: async ({ body }) => ok(await deps.registerUser.execute(body), 201),
+    },
+    {
+      method: 'POST', path: '/auth/login', tag: 'Auth', summary: 'Log in with email and password',
+      auth: 'none', body: LogInInput,
+      responses: { 200: 'A session token and the user\'s organizations', 400: 'VALIDATION_ERROR', 401: 'INVALID_CREDENTIALS', 429: 'RATE_LIMITED' },
+      handler: async ({ body, ip }) => ok(await deps.logIn.execute(body, ip)),
+    },
+    {
+      method: 'GET', path: '/auth/me', tag: 'Auth', summary: 'The signed-in user with organization memberships',
+      auth: 'user', responses: { 200: 'User profile', 401: 'UNAUTHORIZED' },
+      handler: async (input) => {
+        const user = requireUser(input);
+        return ok(await deps.getProfile.execute(user.userId, user.impersonatorId));
+      },
+    },
+  ];
+}

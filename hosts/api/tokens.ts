@@ -1,0 +1,13 @@
+import type { AuthenticateApiKey } from '../../core/use-cases/api-keys/authenticate-api-key.ts';
+import type { AuthenticateSession } from '../../core/use-cases/auth/authenticate-session.ts';
+import type { HttpMetrics } from './metrics.ts';
+import type { RouteDefinition } from './route.ts';
+import { token } from '../tokens.ts';
+
+/** Tokens of the API host. Each module binds `routes` once; the app gets all of them. */
+export const API = {
+  routes: token<RouteDefinition[]>('api.routes'),
+  metrics: token<HttpMetrics>('api.metrics'),
+  authenticateSession: token<AuthenticateSession>('api.AuthenticateSession'),
+  authenticateApiKey: token<AuthenticateApiKey>('api.AuthenticateApiKey'),
+} as const;

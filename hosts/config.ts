@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import * as v from 'valibot';
+
+/**
+ * Service configuration, read from environment variables and validated at start. Every variable is
+ * documented in the README with its default.
+ */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  jwtSecret: string;
+  encryptionKey: string;
+  sessionTtlSeconds: number;
+  redisUrl: string | undefined;
+  metricsToken: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  publicUrl: string;
+  shutdownTimeoutMs: number;
+  workerConcurrency: number;
+  loginLimitPerEmail: number;
+  loginLimitPerIp: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+}
+
+const intIn = (min: number, max: number) => v.pipe(
+  v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number),
+  v.number(), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
+  PORT: v.optional(intIn(0, 65535), '3000'),
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '0.0.0.0'),
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL'))),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
+  JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'))),
+  SESSION_TTL_SECONDS: v.optional(intIn(60, 30 * 24 * 3600), '43200'),
+  REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\/.+/, 'must be a redis:// URL'))),
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
+  BODY_LIMIT_BYTES: v.optional(intIn(1024, 50 * 1024 * 1024), String(1024 * 1024)),
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL')), 'http://localhost:3000'),
+  SHUTDOWN_TIMEOUT_MS: v.optional(intIn(0, 600_000), '25000'),
+  WORKER_CONCURRENCY: v.optional(intIn(1, 200), '10'),
+  LOGIN_LIMIT_PER_EMAIL: v.optional(intIn(1, 10_000), '10'),
+  LOGIN_LIMIT_PER_IP: v.optional(intIn(1, 100_000), '100'),
+  ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
+  ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
+});
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/** Reads and validates the environment. Generates and keeps secrets in the data directory outside production. */
+export async function loadConfig(env: Record<string, string | undefined> = process.env): Promise<Config> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = v.safeParse(EnvSchema, present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.issues.map((issue) => `${String(issue.path?.[0]?.key ?? 'environment')}: ${issue.message}`));
+  }
+  const e = parsed.output;
+  const dataDir = path.resolve(e.DATA_DIR);
+  let jwtSecret = e.JWT_SECRET;
+  let encryptionKey = e.ENCRYPTION_KEY;
+  if (e.NODE_ENV === 'production') {
+    const missing = [!jwtSecret && 'JWT_SECRET: is required in production', !encryptionKey && 'ENCRYPTION_KEY: is required in production'].filter((x): x is string => Boolean(x));
+    if (missing.length > 0) throw new ConfigError(missing);
+  } else if (!jwtSecret || !encryptionKey) {
+    const kept = await keptSecrets(dataDir);
+    jwtSecret ??= kept.jwtSecret;
+    encryptionKey ??= kept.encryptionKey;
+  }
+  return {
+    nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
+    jwtSecret: jwtSecret!, encryptionKey: encryptionKey!, sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    publicUrl: e.PUBLIC_URL.replace(/\/$/, ''), shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
+    loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
+    adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
+  };
+}
+
+/** Secrets generated once for the embedded default and kept (mode 0600) in the data directory. */
+async function keptSecrets(dataDir: string): Promise<{ jwtSecret: string; encryptionKey: string }> {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as { jwtSecret: string; encryptionKey: string };
+  await mkdir(dataDir, { recursive: true });
+  const secrets = { jwtSecret: randomBytes(48).toString('base64url'), encryptionKey: randomBytes(32).toString('hex') };
+  await writeFile(file, JSON.stringify(secrets), { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  return JSON.parse(await readFile(file, 'utf8')) as { jwtSecret: string; encryptionKey: string };
+}

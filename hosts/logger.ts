@@ -1,0 +1,16 @@
+import { pino, type Logger } from 'pino';
+
+/** Paths never written to logs: credentials, tokens, secrets. */
+export const REDACTED_PATHS = [
+  'password', '*.password', 'newPassword', '*.newPassword', 'token', '*.token', 'secret', '*.secret', 'signingSecret', '*.signingSecret',
+  'key', '*.key', 'apiKey', '*.apiKey', 'credentials', '*.credentials', 'jwtSecret', 'encryptionKey',
+  'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-gateway-signature"]',
+  'headers.authorization', 'headers["x-api-key"]',
+];
+
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  const options = { level, base: { service: 'nkra' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime };
+  return destination ? pino(options, destination as never) : pino(options);
+}
+
+export type { Logger };

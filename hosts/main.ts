@@ -1,0 +1,32 @@
+import { loadConfig } from './config.ts';
+import { openInfrastructure } from './infrastructure.ts';
+import { failStartup, onShutdownSignal } from './lifecycle.ts';
+import { createLogger } from './logger.ts';
+import { buildApiContainer, buildApp } from './api/container.ts';
+import { listen } from './api/server.ts';
+import { buildWorkerContainer, SCHEDULES, WORKER } from './worker/container.ts';
+import { startWorker } from './worker/worker.ts';
+import { bootstrapPlatformAdmin } from './cli/bootstrap-admin.ts';
+
+/**
+ * `npm start`: API and worker in one process on one database (the embedded PGlite by default,
+ * PostgreSQL when DATABASE_URL is set).
+ */
+try {
+  const config = await loadConfig();
+  const logger = createLogger(config.logLevel);
+  const infra = await openInfrastructure(config, logger, { superviseQueue: true });
+  await bootstrapPlatformAdmin(config, infra, logger);
+  const workerContainer = buildWorkerContainer(config, logger, infra);
+  for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
+  const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger);
+  const server = await listen(buildApp(buildApiContainer(config, logger, infra)), config.port, config.host, logger);
+  logger.info({ url: config.publicUrl, database: infra.database.kind, dataDir: config.dataDir }, 'nkra ready');
+  onShutdownSignal(logger, async () => {
+    await server.close(config.shutdownTimeoutMs);
+    await worker.stop();
+    await infra.close();
+  });
+} catch (error) {
+  failStartup(error);
+}

@@ -1,0 +1,26 @@
+import { Container } from 'inversify';
+import { PostgresRateLimiter } from '../../adapters/postgres/postgres-rate-limiter.ts';
+import { QUEUES } from '../../core/ports/job-queue.ts';
+import type { Config } from '../config.ts';
+import type { Infrastructure } from '../infrastructure.ts';
+import type { Logger } from '../logger.ts';
+import { bindInfrastructure } from '../shared-bindings.ts';
+import { INFRA, token } from '../tokens.ts';
+import type { JobHandler } from './job-handler.ts';
+import { maintenanceHandler } from './maintenance-handler.ts';
+
+export const WORKER = {
+  handlers: token<JobHandler>('worker.handlers'),
+} as const;
+
+/** Schedules the worker registers at start (cron, UTC). */
+export const SCHEDULES = [{ queue: QUEUES.maintenance, cron: '*/10 * * * *' }] as const;
+
+/** The worker host's composition root. */
+export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  bindInfrastructure(container, config, logger, infra);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (database, clock) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger), [INFRA.database, INFRA.clock]);
+  return container;
+}

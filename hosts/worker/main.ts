@@ -1,0 +1,22 @@
+import { loadConfig } from '../config.ts';
+import { openInfrastructure } from '../infrastructure.ts';
+import { failStartup, onShutdownSignal } from '../lifecycle.ts';
+import { createLogger } from '../logger.ts';
+import { buildWorkerContainer, SCHEDULES, WORKER } from './container.ts';
+import { startWorker } from './worker.ts';
+
+/** `npm run worker`: job processing only (scale separately from the API). */
+try {
+  const config = await loadConfig();
+  const logger = createLogger(config.logLevel);
+  const infra = await openInfrastructure(config, logger, { superviseQueue: true });
+  const container = buildWorkerContainer(config, logger, infra);
+  for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
+  const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), logger);
+  onShutdownSignal(logger, async () => {
+    await worker.stop();
+    await infra.close();
+  });
+} catch (error) {
+  failStartup(error);
+}

@@ -1,0 +1,16 @@
+import type { PostgresRateLimiter } from '../../adapters/postgres/postgres-rate-limiter.ts';
+import { QUEUES } from '../../core/ports/job-queue.ts';
+import type { Logger } from '../logger.ts';
+import type { JobHandler } from './job-handler.ts';
+
+/** Every 10 minutes (scheduled in worker/container.ts): deletes rate-limit windows that have ended. */
+export function maintenanceHandler(rateLimiter: PostgresRateLimiter, logger: Logger): JobHandler {
+  return {
+    queue: QUEUES.maintenance,
+    batchSize: 1,
+    async handle() {
+      const purged = await rateLimiter.purgeExpired();
+      logger.debug({ purged }, 'maintenance: rate-limit windows purged');
+    },
+  };
+}
