@@ -3,12 +3,20 @@ import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Infrastructure } from '../infrastructure.ts';
 import type { Logger } from '../logger.ts';
+import type { EmailSender } from '../../core/ports/email-sender.ts';
 import { bindInfrastructure } from '../shared-bindings.ts';
 import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
+import { docsRoutes } from './routes/docs-routes.ts';
+import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
+
+/** Adapters a caller may swap (tests use an in-memory email sender). */
+export interface ApiOverrides {
+  email?: EmailSender;
+}
 
 /** Every API module, in the order its routes are registered. */
 const MODULES: ReadonlyArray<(container: Container) => void> = [
@@ -17,17 +25,19 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */
-export function buildApiContainer(config: Config, logger: Logger, infra: Infrastructure): Container {
+export function buildApiContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: ApiOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  bindInfrastructure(container, config, logger, infra);
+  bindInfrastructure(container, config, logger, infra, overrides);
   for (const bindModule of MODULES) bindModule(container);
   return container;
 }
 
-export function buildApp(container: Container): Koa {
+/** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
+export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
   const config = container.get(INFRA.config);
+  const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
   return createApp({
-    routes: container.getAll(API.routes).flat(),
+    routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },
     logger: container.get(INFRA.logger),
     metrics: container.get(API.metrics),

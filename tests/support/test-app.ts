@@ -1,5 +1,7 @@
 import type { Container } from 'inversify';
+import { InMemoryEmailSender } from '../../adapters/memory/in-memory-email-sender.ts';
 import { buildApiContainer, buildApp } from '../../hosts/api/container.ts';
+import type { RouteDefinition } from '../../hosts/api/route.ts';
 import { listen, type RunningServer } from '../../hosts/api/server.ts';
 import type { Config } from '../../hosts/config.ts';
 import { createLogger } from '../../hosts/logger.ts';
@@ -11,16 +13,25 @@ export interface TestApp {
   url: string;
   api: ApiClient;
   container: Container;
+  /** Every email the app sent (password resets, invitations ...). */
+  email: InMemoryEmailSender;
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  /** Routes added to the app for the test only (e.g. a trivial API-key route). */
+  extraRoutes?: readonly RouteDefinition[];
+}
+
 /** The real Koa app with real adapters on the shared test database, on an ephemeral port. */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const config = testConfig(overrides);
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.config);
   const logger = createLogger(config.logLevel);
   const infra = await sharedInfrastructure();
-  const container = buildApiContainer(config, logger, infra);
-  const server: RunningServer = await listen(buildApp(container), 0, '127.0.0.1', logger);
+  const email = new InMemoryEmailSender();
+  const container = buildApiContainer(config, logger, infra, { email });
+  const server: RunningServer = await listen(buildApp(container, options.extraRoutes), 0, '127.0.0.1', logger);
   const url = `http://127.0.0.1:${server.port}`;
-  return { url, api: new ApiClient(url), container, close: () => server.close(1_000) };
+  return { url, api: new ApiClient(url), container, email, close: () => server.close(1_000) };
 }
