@@ -7,6 +7,9 @@ import { AppError, type ValidationDetails } from './errors.ts';
  * top-level field name.
  */
 export function parseInput<const TSchema extends v.GenericSchema>(schema: TSchema, input: unknown): v.InferOutput<TSchema> {
+  if (Array.isArray(input)) {
+    throw new AppError('VALIDATION_ERROR', 'Request body must be a JSON object', { fieldErrors: {}, formErrors: ['Request body must be a JSON object'] });
+  }
   const result = v.safeParse(schema, input ?? {});
   if (result.success) return result.output;
   throw validationError(result.issues);
@@ -25,7 +28,9 @@ export function toValidationDetails(issues: readonly v.BaseIssue<unknown>[]): Va
   for (const issue of issues) {
     const key = issue.path?.[0]?.key;
     if (typeof key === 'string' || typeof key === 'number') {
-      (fieldErrors[String(key)] ??= []).push(issue.message);
+      // A missing key reads "Invalid key: Expected ..." in valibot; say it plainly.
+      const missing = issue.input === undefined && issue.path?.length === 1 && issue.message.startsWith('Invalid key');
+      (fieldErrors[String(key)] ??= []).push(missing ? 'is required' : issue.message);
     } else {
       formErrors.push(issue.message);
     }

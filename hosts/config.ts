@@ -26,6 +26,9 @@ export interface Config {
   workerConcurrency: number;
   loginLimitPerEmail: number;
   loginLimitPerIp: number;
+  passwordResetTtlMinutes: number;
+  passwordResetLimitPerEmail: number;
+  passwordResetLimitPerIp: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
 }
@@ -52,6 +55,9 @@ const EnvSchema = v.object({
   WORKER_CONCURRENCY: v.optional(intIn(1, 200), '10'),
   LOGIN_LIMIT_PER_EMAIL: v.optional(intIn(1, 10_000), '10'),
   LOGIN_LIMIT_PER_IP: v.optional(intIn(1, 100_000), '100'),
+  PASSWORD_RESET_TTL_MINUTES: v.optional(intIn(5, 24 * 60), '30'),
+  PASSWORD_RESET_LIMIT_PER_EMAIL: v.optional(intIn(1, 1_000), '5'),
+  PASSWORD_RESET_LIMIT_PER_IP: v.optional(intIn(1, 100_000), '30'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
 });
@@ -89,6 +95,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
     publicUrl: e.PUBLIC_URL.replace(/\/$/, ''), shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
     loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
+    passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES, passwordResetLimitPerEmail: e.PASSWORD_RESET_LIMIT_PER_EMAIL, passwordResetLimitPerIp: e.PASSWORD_RESET_LIMIT_PER_IP,
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
   };
 }

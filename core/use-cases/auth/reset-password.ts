@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { AppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import { passwordWeakness, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password-policy.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { PasswordHasher } from '../../ports/password-hasher.ts';
+import type { Secrets } from '../../ports/secrets.ts';
+import type { Storage } from '../../ports/storage.ts';
+
+export const ResetPasswordInput = v.object({
+  token: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(512, 'is too long')),
+  password: v.pipe(v.string('must be a string'), v.minLength(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
+    v.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)),
+});
+
+export interface ResetPasswordDeps {
+  storage: Storage;
+  secrets: Secrets;
+  passwords: PasswordHasher;
+  clock: Clock;
+}
+
+export const PASSWORD_UPDATED = 'Your password has been updated; sign in with the new one.';
+
+/**
+ * Sets a new password with an emailed reset token. In one transaction: the token is consumed (an
+ * atomic conditional update, so two concurrent resets never both win), the password hash replaced and
+ * every other open token of the user invalidated. Errors: VALIDATION_ERROR (including a password
+ * under 8 characters), WEAK_PASSWORD (checked first, so a weak choice does not burn the token),
+ * INVALID_RESET_TOKEN (unknown, used or expired; one code for all three, nothing to probe).
+ */
+export class ResetPassword {
+  readonly #deps: ResetPasswordDeps;
+  constructor(deps: ResetPasswordDeps) { this.#deps = deps; }
+
+  async execute(raw: unknown): Promise<{ message: string }> {
+    const input = parseInput(ResetPasswordInput, raw);
+    const weakness = passwordWeakness(input.password);
+    if (weakness) {
+      throw new AppError('WEAK_PASSWORD', `password ${weakness}`, { fieldErrors: { password: [weakness] }, formErrors: [] });
+    }
+    const { storage, secrets, passwords, clock } = this.#deps;
+    const tokenHash = secrets.sha256(input.token);
+    const now = clock.now();
+
+    await storage.transaction(async (tx) => {
+      const userId = await tx.passwordResets.consume(tokenHash, now);
+      if (!userId) throw new AppError('INVALID_RESET_TOKEN', 'This password reset link is invalid or has expired; ask for a new one');
+      // Hashed after the token is known good, so invalid tokens cost no argon2 work.
+      await tx.users.updatePassword(userId, await passwords.hash(input.password));
+      await tx.passwordResets.invalidateForUser(userId, now);
+    });
+    return { message: PASSWORD_UPDATED };
+  }
+}

@@ -1,0 +1,62 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../hosts/config.ts';
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'nkra-config-'));
+}
+
+async function problemsOf(env: Record<string, string>): Promise<string[]> {
+  try {
+    await loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration from the environment', () => {
+  it('uses documented defaults: port 3000, embedded database in ./data', async () => {
+    const dir = await tempDir();
+    const config = await loadConfig({ DATA_DIR: dir });
+    expect(config.port).to.equal(3000);
+    expect(config.databaseUrl).to.equal(undefined);
+    expect(config.dataDir).to.equal(dir);
+    expect(config.nodeEnv).to.equal('development');
+  });
+
+  it('names every bad value with a clear message', async () => {
+    const problems = await problemsOf({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', NODE_ENV: 'staging', JWT_SECRET: 'short' });
+    expect(problems).to.have.length(5);
+    expect(problems.join('\n')).to.include('PORT: must be a whole number')
+      .and.to.include('DATABASE_URL: must be a postgres:// or postgresql:// URL')
+      .and.to.include('LOG_LEVEL').and.to.include('NODE_ENV').and.to.include('JWT_SECRET: must be at least 32 characters');
+  });
+
+  it('refuses to start in production without an explicit JWT secret and encryption key', async () => {
+    const problems = await problemsOf({ NODE_ENV: 'production', DATA_DIR: await tempDir() });
+    expect(problems).to.deep.equal(['JWT_SECRET: is required in production', 'ENCRYPTION_KEY: is required in production']);
+  });
+
+  it('generates secrets once for the embedded default and keeps them (mode 0600) in the data directory', async () => {
+    const dir = await tempDir();
+    const first = await loadConfig({ DATA_DIR: dir });
+    const second = await loadConfig({ DATA_DIR: dir });
+    expect(first.jwtSecret).to.have.length.greaterThan(40);
+    expect(first.encryptionKey).to.match(/^[0-9a-f]{64}$/);
+    expect(second.jwtSecret).to.equal(first.jwtSecret);
+    expect(second.encryptionKey).to.equal(first.encryptionKey);
+    const file = path.join(dir, 'secrets.json');
+    expect((await stat(file)).mode & 0o777).to.equal(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).to.have.keys('jwtSecret', 'encryptionKey');
+  });
+
+  it('prefers explicit secrets over kept ones', async () => {
+    const config = await loadConfig({ DATA_DIR: await tempDir(), JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) });
+    expect(config.jwtSecret).to.equal('x'.repeat(40));
+    expect(config.encryptionKey).to.equal('ab'.repeat(32));
+  });
+});
