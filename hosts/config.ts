@@ -31,6 +31,10 @@ export interface Config {
   passwordResetLimitPerIp: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  fraudRecipientPerHour: number;
+  fraudNewTenantDays: number;
+  fraudNewTenantPerHour: number;
+  deliveryMaxAttempts: number;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
@@ -58,6 +62,10 @@ const EnvSchema = v.object({
   PASSWORD_RESET_TTL_MINUTES: v.optional(intIn(5, 24 * 60), '30'),
   PASSWORD_RESET_LIMIT_PER_EMAIL: v.optional(intIn(1, 1_000), '5'),
   PASSWORD_RESET_LIMIT_PER_IP: v.optional(intIn(1, 100_000), '30'),
+  FRAUD_RECIPIENT_PER_HOUR: v.optional(intIn(1, 1_000_000), '20'),
+  FRAUD_NEW_TENANT_DAYS: v.optional(intIn(0, 365), '7'),
+  FRAUD_NEW_TENANT_PER_HOUR: v.optional(intIn(1, 10_000_000), '200'),
+  DELIVERY_MAX_ATTEMPTS: v.optional(intIn(1, 20), '6'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
 });
@@ -97,6 +105,8 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
     passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES, passwordResetLimitPerEmail: e.PASSWORD_RESET_LIMIT_PER_EMAIL, passwordResetLimitPerIp: e.PASSWORD_RESET_LIMIT_PER_IP,
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
+    fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
+    fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
   };
 }
 

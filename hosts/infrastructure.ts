@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { PgBoss } from 'pg-boss';
 import { openDatabase, type Database } from '../adapters/postgres/database.ts';
 import { migrate } from '../adapters/postgres/migrate.ts';
+import { seedPricingRules } from '../adapters/postgres/seed-pricing.ts';
+import { UuidV7IdGenerator } from '../adapters/security/uuid-v7-id-generator.ts';
 import { startBoss } from '../adapters/queue/pg-boss-factory.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -24,13 +26,14 @@ export async function openInfrastructure(config: Config, logger: Logger, options
   const pgliteDir = options.pgliteDir === undefined ? path.join(config.dataDir, 'pglite') : options.pgliteDir;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir ?? undefined });
   const applied = await migrate(database);
+  await seedPricingRules(database, new UuidV7IdGenerator());
   logger.info({ database: database.kind, migrationsApplied: applied }, 'database ready');
   const boss = await startBoss(database, { supervise: options.superviseQueue, schedule: options.superviseQueue });
   boss.on('error', (error: unknown) => logger.error({ err: error }, 'queue error'));
   return {
     database, boss,
     async close() {
-      await boss.stop({ graceful: true, close: false, timeout: config.shutdownTimeoutMs } as never).catch((error: unknown) => logger.error({ err: error }, 'queue stop failed'));
+      await boss.stop({ graceful: true, close: database.kind === 'postgres', timeout: config.shutdownTimeoutMs } as never).catch((error: unknown) => logger.error({ err: error }, 'queue stop failed'));
       await database.close();
     },
   };

@@ -12,6 +12,10 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
     this.#state.jobs.push({ queue, data: structuredClone(data), startAfterSeconds: options.startAfterSeconds ?? 0, singletonKey });
   }
 
+  async enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void> {
+    for (const job of jobs) await this.enqueue(queue, job.data, job.options);
+  }
+
   /** Removes and returns the queued jobs of one queue. */
   take(queue: QueueName): MemoryJob[] {
     const taken = this.#state.jobs.filter((j) => j.queue === queue);

@@ -8,6 +8,12 @@ import { InMemoryPasswordResetRepository } from './in-memory-password-reset-repo
 import { InMemoryUserRepository } from './in-memory-user-repository.ts';
 import { InMemoryWalletRepository } from './in-memory-wallet-repository.ts';
 import { MemoryState } from './memory-state.ts';
+import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
+import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
+import { InMemoryMessageRepository } from './in-memory-message-repository.ts';
+import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
+import { InMemorySuppressionRepository } from './in-memory-suppression-repository.ts';
+import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -16,6 +22,7 @@ import { MemoryState } from './memory-state.ts';
 export class InMemoryStorage implements Storage {
   readonly state = new MemoryState();
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
+  readonly messages; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -26,6 +33,12 @@ export class InMemoryStorage implements Storage {
     this.wallets = new InMemoryWalletRepository(this.state, ids);
     this.apiKeys = new InMemoryApiKeyRepository(this.state);
     this.passwordResets = new InMemoryPasswordResetRepository(this.state);
+    this.messages = new InMemoryMessageRepository(this.state);
+    this.templates = new InMemoryTemplateRepository(this.state);
+    this.approvals = new InMemoryApprovalRepository(this.state);
+    this.pricing = new InMemoryPricingRepository(this.state);
+    this.idempotency = new InMemoryIdempotencyRepository(this.state);
+    this.suppressions = new InMemorySuppressionRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

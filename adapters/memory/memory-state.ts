@@ -2,7 +2,12 @@ import type { ApiKey } from '../../core/domain/api-key.ts';
 import type { Membership, Organization } from '../../core/domain/organization.ts';
 import type { User } from '../../core/domain/user.ts';
 import type { LedgerEntry, Wallet } from '../../core/domain/wallet.ts';
+import type { ApprovalRequest } from '../../core/domain/approval.ts';
+import type { Message } from '../../core/domain/message.ts';
+import type { PricingRule } from '../../core/domain/pricing.ts';
+import type { Template } from '../../core/domain/template.ts';
 import type { PasswordReset } from '../../core/ports/password-reset-repository.ts';
+import type { Suppression } from '../../core/ports/suppression-repository.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -21,6 +26,12 @@ export class MemoryState {
   apiKeys = new Map<string, ApiKey>();
   passwordResets = new Map<string, PasswordReset>();
   jobs: MemoryJob[] = [];
+  messages = new Map<string, Message>();
+  templates = new Map<string, Template>();
+  approvals = new Map<string, ApprovalRequest>();
+  pricingRules: PricingRule[] = [];
+  idempotency = new Map<string, { requestHash: string; messageIds: string[]; expiresAt: Date }>();
+  suppressions = new Map<string, Suppression>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -10,6 +10,12 @@ import { MikroOrmOrganizationRepository } from './mikro-orm-organization-reposit
 import { MikroOrmPasswordResetRepository } from './mikro-orm-password-reset-repository.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { MikroOrmWalletRepository } from './mikro-orm-wallet-repository.ts';
+import { MikroOrmApprovalRepository } from './mikro-orm-approval-repository.ts';
+import { MikroOrmMessageRepository } from './mikro-orm-message-repository.ts';
+import { MikroOrmSuppressionRepository } from './mikro-orm-suppression-repository.ts';
+import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
+import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
+import { SqlPricingRepository } from './sql-pricing-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -28,6 +34,12 @@ export class MikroOrmStorage implements Storage {
   get wallets() { return new MikroOrmWalletRepository(this.#database.em(), this.#ids); }
   get apiKeys() { return new MikroOrmApiKeyRepository(this.#database.em()); }
   get passwordResets() { return new MikroOrmPasswordResetRepository(this.#database.em()); }
+  get messages() { return new MikroOrmMessageRepository(this.#database.em()); }
+  get templates() { return new MikroOrmTemplateRepository(this.#database.em()); }
+  get approvals() { return new MikroOrmApprovalRepository(this.#database.em()); }
+  get pricing() { return new SqlPricingRepository(this.#database.em()); }
+  get idempotency() { return new SqlIdempotencyRepository(this.#database.em()); }
+  get suppressions() { return new MikroOrmSuppressionRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -42,6 +54,12 @@ export class MikroOrmStorage implements Storage {
       wallets: new MikroOrmWalletRepository(em, this.#ids),
       apiKeys: new MikroOrmApiKeyRepository(em),
       passwordResets: new MikroOrmPasswordResetRepository(em),
+      messages: new MikroOrmMessageRepository(em),
+      templates: new MikroOrmTemplateRepository(em),
+      approvals: new MikroOrmApprovalRepository(em),
+      pricing: new SqlPricingRepository(em),
+      idempotency: new SqlIdempotencyRepository(em),
+      suppressions: new MikroOrmSuppressionRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

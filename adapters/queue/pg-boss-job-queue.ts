@@ -19,6 +19,17 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
     await this.#boss.send(queue, data, sendOptions);
   }
 
+  async enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void> {
+    if (jobs.length === 0) return;
+    const rows = jobs.map(({ data, options = {} }) => {
+      const row: { data: Record<string, unknown>; startAfter?: Date; singletonKey?: string } = { data };
+      if (options.startAfterSeconds) row.startAfter = new Date(Date.now() + options.startAfterSeconds * 1000);
+      if (options.singletonKey) row.singletonKey = options.singletonKey;
+      return row;
+    });
+    await this.#boss.insert(queue, rows, this.#em ? { db: fromKysely(this.#em.getKysely() as never) } : {});
+  }
+
   async counts(queue: QueueName): Promise<QueueCounts> {
     const [stats] = await this.#boss.getQueueStats(queue);
     const workers = this.#boss.getWipData().filter((w) => w.name === queue && w.state !== 'stopped').length;

@@ -20,6 +20,8 @@ export interface EnqueueOptions {
  */
 export interface JobQueue {
   enqueue(queue: QueueName, data: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  /** Enqueues many jobs in one round trip (bulk sends). */
+  enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void>;
 }
 
 export interface QueueCounts {

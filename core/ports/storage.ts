@@ -1,4 +1,10 @@
 import type { ApiKeyRepository } from './api-key-repository.ts';
+import type { ApprovalRepository } from './approval-repository.ts';
+import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { MessageRepository } from './message-repository.ts';
+import type { PricingRepository } from './pricing-repository.ts';
+import type { SuppressionRepository } from './suppression-repository.ts';
+import type { TemplateRepository } from './template-repository.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { MembershipRepository } from './membership-repository.ts';
 import type { OrganizationRepository } from './organization-repository.ts';
@@ -14,6 +20,12 @@ export interface Repositories {
   wallets: WalletRepository;
   apiKeys: ApiKeyRepository;
   passwordResets: PasswordResetRepository;
+  messages: MessageRepository;
+  templates: TemplateRepository;
+  approvals: ApprovalRepository;
+  pricing: PricingRepository;
+  idempotency: IdempotencyRepository;
+  suppressions: SuppressionRepository;
   jobs: JobQueue;
 }
 

@@ -19,6 +19,9 @@ export interface AppOptions {
   proxy?: boolean;
 }
 
+/** Methods whose JSON body is parsed (and must be application/json). */
+const BODY_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
 /** Builds the Koa application from the route table. No I/O happens here. */
 export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.proxy ?? false });
@@ -28,30 +31,29 @@ export function createApp(options: AppOptions): Koa {
 
   const jsonBody = koaBody({
     json: true, urlencoded: false, text: false, multipart: false, jsonStrict: true,
-    jsonLimit: options.bodyLimitBytes, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+    jsonLimit: options.bodyLimitBytes, parsedMethods: BODY_METHODS as never,
   });
 
   const router = new Router();
   for (const route of options.routes) {
-    const parse: Koa.Middleware = route.rawBody || route.custom ? (_ctx, next) => next() : jsonBody;
-    router.register(route.path, [route.method], [
-      async (ctx, next) => { ctx.state['routePath'] = route.path; await next(); },
-      rejectNonJson(route),
-      parse,
-      async (ctx) => {
-        const principals = await authenticate(ctx, route, options.auth);
-        const result = await route.handler({
-          body: route.rawBody ? undefined : (ctx.request as unknown as { body?: unknown }).body,
-          query: ctx.query as Record<string, string | undefined>,
-          params: (ctx as unknown as { params: Record<string, string> }).params,
-          user: principals.user, tenant: principals.tenant,
-          ip: ctx.ip, requestId: String(ctx.state['requestId']), headers: ctx.headers, koa: ctx,
-        });
-        if (route.custom || !result) return;
-        ctx.status = result.status ?? 200;
-        ctx.body = { success: true, data: result.data };
-      },
-    ], { name: `${route.method} ${route.path}` });
+    // Bodiless methods (GET, and HEAD through it) skip the content-type check and the parser: both are no-ops there, and cost on the hot path.
+    const parsesJson = BODY_METHODS.includes(route.method) && !route.rawBody && !route.custom;
+    const handle: Koa.Middleware = async (ctx) => {
+      ctx.state['routePath'] = route.path;
+      const principals = await authenticate(ctx, route, options.auth);
+      const result = await route.handler({
+        body: route.rawBody ? undefined : (ctx.request as unknown as { body?: unknown }).body,
+        get query() { return ctx.query as Record<string, string | undefined>; }, // parsed only if the route reads it
+        params: (ctx as unknown as { params: Record<string, string> }).params,
+        user: principals.user, tenant: principals.tenant,
+        get ip() { return ctx.ip; }, requestId: String(ctx.state['requestId']), headers: ctx.headers, koa: ctx,
+      });
+      if (route.custom || !result) return;
+      ctx.status = result.status ?? 200;
+      ctx.body = { success: true, data: result.data };
+    };
+    const markRoute: Koa.Middleware = async (ctx, next) => { ctx.state['routePath'] = route.path; await next(); };
+    router.register(route.path, [route.method], parsesJson ? [markRoute, rejectNonJson(route), jsonBody, handle] : [handle], { name: `${route.method} ${route.path}` });
   }
   app.use(router.routes());
   app.use(notFoundOrWrongMethod(router));
@@ -62,7 +64,7 @@ export function createApp(options: AppOptions): Koa {
 function rejectNonJson(route: RouteDefinition): Koa.Middleware {
   return async (ctx, next) => {
     const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
-    if (!route.rawBody && !route.custom && hasBody && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && !ctx.is('application/json', '+json')) {
+    if (!route.rawBody && !route.custom && hasBody && BODY_METHODS.includes(ctx.method) && !ctx.is('application/json', '+json')) {
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
     }
     await next();

@@ -5,16 +5,20 @@ import type { Infrastructure } from '../infrastructure.ts';
 import type { Logger } from '../logger.ts';
 import type { EmailSender } from '../../core/ports/email-sender.ts';
 import { bindInfrastructure } from '../shared-bindings.ts';
+import { bindMessaging, type MessagingOverrides } from '../messaging-bindings.ts';
+import { bindMessagingModule } from './modules/messaging-module.ts';
 import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
+import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
+import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
 /** Adapters a caller may swap (tests use an in-memory email sender). */
-export interface ApiOverrides {
+export interface ApiOverrides extends MessagingOverrides {
   email?: EmailSender;
 }
 
@@ -22,12 +26,16 @@ export interface ApiOverrides {
 const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindSystemModule,
   bindAuthModule,
+  bindMessagingModule,
+  bindOrganizationsModule,
+  bindApiKeysModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */
 export function buildApiContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: ApiOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra, overrides);
+  bindMessaging(container, config, overrides);
   for (const bindModule of MODULES) bindModule(container);
   return container;
 }

@@ -8,6 +8,8 @@ import { bindInfrastructure } from '../shared-bindings.ts';
 import { INFRA, token } from '../tokens.ts';
 import type { JobHandler } from './job-handler.ts';
 import { maintenanceHandler } from './maintenance-handler.ts';
+import { deliverMessageHandler } from './deliver-message-handler.ts';
+import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -17,9 +19,11 @@ export const WORKER = {
 export const SCHEDULES = [{ queue: QUEUES.maintenance, cron: '*/10 * * * *' }] as const;
 
 /** The worker host's composition root. */
-export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure): Container {
+export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: MessagingOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra);
+  bindMessaging(container, config, overrides);
+  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
   container.bind(WORKER.handlers).toResolvedValue(
     (database, clock) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger), [INFRA.database, INFRA.clock]);
   return container;

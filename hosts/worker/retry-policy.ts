@@ -29,7 +29,10 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   CONFLICT: 'fail',
   PAYLOAD_TOO_LARGE: 'fail',
   UNSUPPORTED_MEDIA_TYPE: 'fail',
+  IDEMPOTENCY_KEY_REUSED: 'fail',
+  TEMPLATE_NOT_APPROVED: 'fail',
   RATE_LIMITED: 'retry',
+  PROVIDER_UNAVAILABLE: 'retry',
   INTERNAL_ERROR: 'retry',
   SERVICE_UNAVAILABLE: 'retry',
 };

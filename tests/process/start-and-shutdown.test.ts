@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,21 @@ async function freePort(): Promise<number> {
   const port = (server.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A POST whose `sent` resolves once the whole request is on the wire (so it is in flight for the server). */
+function postWhenSent(port: number, path: string, body: unknown): { sent: Promise<void>; status: Promise<number> } {
+  let markSent!: () => void;
+  const sent = new Promise<void>((resolve) => { markSent = resolve; });
+  const status = new Promise<number>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json' }, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body), () => setTimeout(markSent, 20));
+  });
+  return { sent, status };
 }
 
 interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
@@ -48,13 +64,11 @@ describe('process: npm start on the embedded default, graceful shutdown, startup
       const health = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) });
       expect(health.status).to.equal(200);
 
-      const inFlight = Array.from({ length: 8 }, (_, i) => fetch(`http://127.0.0.1:${port}/auth/register`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
-        body: JSON.stringify({ email: `drain-${i}-${port}@example.com`, password: 'a-good-passphrase', firstName: 'A', lastName: 'B' }),
-      }).then((r) => r.status));
-      await new Promise((r) => setTimeout(r, 30));
+      const requests = Array.from({ length: 8 }, (_, i) => postWhenSent(port, '/auth/register',
+        { email: `drain-${i}-${port}@example.com`, password: 'a-good-passphrase', firstName: 'A', lastName: 'B' }));
+      await Promise.all(requests.map((r) => r.sent));
       app.child.kill('SIGTERM');
-      expect(await Promise.all(inFlight)).to.deep.equal(Array(8).fill(201));
+      expect(await Promise.all(requests.map((r) => r.status))).to.deep.equal(Array(8).fill(201));
       expect(await app.exited).to.equal(0);
       expect(app.output()).to.include('shutdown complete');
     } finally {

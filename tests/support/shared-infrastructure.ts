@@ -21,7 +21,7 @@ export function sharedInfrastructure(kind?: 'pglite' | 'postgres'): Promise<Infr
       return {
         database, boss,
         async close() {
-          await boss.stop({ graceful: false, close: false } as never).catch(() => undefined);
+          await boss.stop({ graceful: false, close: database.kind === 'postgres' } as never).catch(() => undefined);
           await database.close();
         },
       };

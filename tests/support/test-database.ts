@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
+import { seedPricingRules } from '../../adapters/postgres/seed-pricing.ts';
+import { UuidV7IdGenerator } from '../../adapters/security/uuid-v7-id-generator.ts';
 
 /**
  * Which database the tests use:
@@ -39,6 +41,7 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Dat
   if (kind === 'pglite') {
     const database = await openDatabase({});
     await migrate(database);
+    await seedPricingRules(database, new UuidV7IdGenerator());
     return database;
   }
   const url = await testDatabaseUrl();
@@ -52,6 +55,7 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Dat
     await em.execute('create schema public');
   }
   await migrate(database);
+  await seedPricingRules(database, new UuidV7IdGenerator());
   return database;
 }
 

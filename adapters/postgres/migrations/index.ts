@@ -1,5 +1,6 @@
 import { foundation } from './0001-foundation.ts';
+import { messaging } from './0002-messaging.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging];

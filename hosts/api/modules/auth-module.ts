@@ -4,6 +4,8 @@ import { AuthenticateSession } from '../../../core/use-cases/auth/authenticate-s
 import { GetProfile } from '../../../core/use-cases/auth/get-profile.ts';
 import { LogIn } from '../../../core/use-cases/auth/log-in.ts';
 import { RegisterUser } from '../../../core/use-cases/auth/register-user.ts';
+import { RequestPasswordReset } from '../../../core/use-cases/auth/request-password-reset.ts';
+import { ResetPassword } from '../../../core/use-cases/auth/reset-password.ts';
 import { INFRA } from '../../tokens.ts';
 import { authRoutes } from '../routes/auth-routes.ts';
 import { API } from '../tokens.ts';
@@ -14,13 +16,19 @@ export function bindAuthModule(container: Container): void {
   container.bind(API.authenticateApiKey).toResolvedValue(
     (apiKeys, secrets, clock) => new AuthenticateApiKey({ apiKeys, secrets, clock }), [INFRA.apiKeyLookup, INFRA.secrets, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (config, storage, passwords, sessions, ids, clock, rateLimiter) => authRoutes({
+    (config, storage, passwords, sessions, ids, clock, rateLimiter, secrets, email, logger) => authRoutes({
       registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds }),
       logIn: new LogIn({
         storage, passwords, sessions, rateLimiter, clock, sessionTtlSeconds: config.sessionTtlSeconds,
         limits: { perEmail: config.loginLimitPerEmail, perIp: config.loginLimitPerIp },
       }),
       getProfile: new GetProfile({ storage }),
+      requestPasswordReset: new RequestPasswordReset({
+        storage, secrets, email, rateLimiter, ids, clock, publicUrl: config.publicUrl, tokenTtlMinutes: config.passwordResetTtlMinutes,
+        limits: { perEmail: config.passwordResetLimitPerEmail, perIp: config.passwordResetLimitPerIp },
+        onSendFailure: (error, context) => logger.error({ err: error, ...context }, 'password reset email not sent'),
+      }),
+      resetPassword: new ResetPassword({ storage, secrets, passwords, clock }),
     }),
-    [INFRA.config, INFRA.storage, INFRA.passwords, INFRA.sessions, INFRA.ids, INFRA.clock, INFRA.rateLimiter]).inSingletonScope();
+    [INFRA.config, INFRA.storage, INFRA.passwords, INFRA.sessions, INFRA.ids, INFRA.clock, INFRA.rateLimiter, INFRA.secrets, INFRA.email, INFRA.logger]).inSingletonScope();
 }

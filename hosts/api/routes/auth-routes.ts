@@ -1,5 +1,7 @@
 import { LogInInput, type LogIn } from '../../../core/use-cases/auth/log-in.ts';
 import { RegisterUserInput, type RegisterUser } from '../../../core/use-cases/auth/register-user.ts';
+import { RequestPasswordResetInput, type RequestPasswordReset } from '../../../core/use-cases/auth/request-password-reset.ts';
+import { ResetPasswordInput, type ResetPassword } from '../../../core/use-cases/auth/reset-password.ts';
 import type { GetProfile } from '../../../core/use-cases/auth/get-profile.ts';
 import { ok, requireUser, type RouteDefinition } from '../route.ts';
 
@@ -7,6 +9,8 @@ export interface AuthRouteDeps {
   registerUser: RegisterUser;
   logIn: LogIn;
   getProfile: GetProfile;
+  requestPasswordReset: RequestPasswordReset;
+  resetPassword: ResetPassword;
 }
 
 export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
@@ -30,6 +34,18 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const user = requireUser(input);
         return ok(await deps.getProfile.execute(user.userId, user.impersonatorId));
       },
+    },
+    {
+      method: 'POST', path: '/auth/forgot-password', tag: 'Auth', summary: 'Email a single-use password reset link (same answer whether or not the account exists)',
+      auth: 'none', body: RequestPasswordResetInput,
+      responses: { 200: 'A success message, always', 400: 'EMAIL_REQUIRED or VALIDATION_ERROR', 429: 'RATE_LIMITED (per client IP)' },
+      handler: async ({ body, ip }) => ok(await deps.requestPasswordReset.execute(body, ip)),
+    },
+    {
+      method: 'POST', path: '/auth/reset-password', tag: 'Auth', summary: 'Set a new password with an emailed reset token',
+      auth: 'none', body: ResetPasswordInput,
+      responses: { 200: 'Password updated', 400: 'VALIDATION_ERROR, WEAK_PASSWORD or INVALID_RESET_TOKEN (unknown, used or expired)' },
+      handler: async ({ body }) => ok(await deps.resetPassword.execute(body)),
     },
   ];
 }

@@ -1,0 +1,65 @@
+import type { DeliveryStatus } from '../../core/domain/channel.ts';
+import type { Message } from '../../core/domain/message.ts';
+import type { DeliveryLogFilter, MessagePage, MessagePatch, MessageRepository } from '../../core/ports/message-repository.ts';
+import { copy, type MemoryState } from './memory-state.ts';
+
+export class InMemoryMessageRepository implements MessageRepository {
+  readonly #state: MemoryState;
+  constructor(state: MemoryState) { this.#state = state; }
+
+  async insertMany(messages: readonly Message[]): Promise<void> {
+    for (const m of messages) this.#state.messages.set(m.id, copy(m));
+  }
+
+  async findById(organizationId: string, id: string): Promise<Message | null> {
+    const m = this.#state.messages.get(id);
+    return m && m.organizationId === organizationId ? copy(m) : null;
+  }
+
+  async findManyByIds(organizationId: string, ids: readonly string[]): Promise<Message[]> {
+    return ids.flatMap((id) => { const m = this.#state.messages.get(id); return m && m.organizationId === organizationId ? [copy(m)] : []; });
+  }
+
+  async findForDelivery(id: string): Promise<Message | null> {
+    const m = this.#state.messages.get(id);
+    return m ? copy(m) : null;
+  }
+
+  async transition(id: string, from: readonly DeliveryStatus[], patch: MessagePatch, leaseFreeAt?: Date): Promise<Message | null> {
+    const m = this.#state.messages.get(id);
+    if (!m || !from.includes(m.status)) return null;
+    if (leaseFreeAt && m.leaseUntil && m.leaseUntil.getTime() > leaseFreeAt.getTime()) return null;
+    Object.assign(m, copy(patch));
+    return copy(m);
+  }
+
+  async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number): Promise<MessagePage> {
+    const all = this.#filtered(organizationId, filter);
+    return { items: all.slice(offset, offset + limit).map(copy), total: all.length };
+  }
+
+  async *stream(organizationId: string, filter: DeliveryLogFilter, limit: number): AsyncIterable<Message> {
+    for (const m of this.#filtered(organizationId, filter).slice(0, limit)) yield copy(m);
+  }
+
+  async countSince(organizationId: string, since: Date): Promise<number> {
+    return this.#recent(organizationId, since).length;
+  }
+
+  async countSinceByRecipient(organizationId: string, since: Date, recipients: readonly string[]): Promise<Map<string, number>> {
+    const wanted = new Set(recipients);
+    const counts = new Map<string, number>();
+    for (const m of this.#recent(organizationId, since)) if (wanted.has(m.recipient)) counts.set(m.recipient, (counts.get(m.recipient) ?? 0) + 1);
+    return counts;
+  }
+
+  #recent(organizationId: string, since: Date): Message[] {
+    return [...this.#state.messages.values()].filter((m) => m.organizationId === organizationId && m.status !== 'REJECTED' && m.createdAt.getTime() >= since.getTime());
+  }
+
+  #filtered(organizationId: string, filter: DeliveryLogFilter): Message[] {
+    return [...this.#state.messages.values()]
+      .filter((m) => m.organizationId === organizationId && (!filter.status || m.status === filter.status) && (!filter.channel || m.channel === filter.channel))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  }
+}

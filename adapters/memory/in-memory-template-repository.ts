@@ -1,0 +1,27 @@
+import type { Template, TemplateStatus } from '../../core/domain/template.ts';
+import type { TemplateRepository } from '../../core/ports/template-repository.ts';
+import { copy, type MemoryState } from './memory-state.ts';
+
+export class InMemoryTemplateRepository implements TemplateRepository {
+  readonly #state: MemoryState;
+  constructor(state: MemoryState) { this.#state = state; }
+
+  async insert(template: Template): Promise<void> { this.#state.templates.set(template.id, copy(template)); }
+
+  async findById(organizationId: string, id: string): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    return t && t.organizationId === organizationId ? copy(t) : null;
+  }
+
+  async list(organizationId: string, limit: number): Promise<Template[]> {
+    return [...this.#state.templates.values()].filter((t) => t.organizationId === organizationId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).slice(0, limit).map(copy);
+  }
+
+  async setStatus(organizationId: string, id: string, status: TemplateStatus, comment: string | null, now: Date): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    if (!t || t.organizationId !== organizationId) return null;
+    Object.assign(t, { status, reviewComment: comment, updatedAt: now });
+    return copy(t);
+  }
+}

@@ -1,0 +1,41 @@
+import type { InferEntity } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { TemplateCategory, TemplateChannel } from '../../core/domain/channel.ts';
+import type { Template, TemplateStatus } from '../../core/domain/template.ts';
+import type { TemplateRepository } from '../../core/ports/template-repository.ts';
+import { TemplateEntity } from './entities/template-entity.ts';
+
+type Row = InferEntity<typeof TemplateEntity>;
+
+export class MikroOrmTemplateRepository implements TemplateRepository {
+  readonly #em: EntityManager;
+  constructor(em: EntityManager) { this.#em = em; }
+
+  async insert(template: Template): Promise<void> {
+    await this.#em.insert(TemplateEntity, { ...template });
+  }
+
+  async findById(organizationId: string, id: string): Promise<Template | null> {
+    const row = await this.#em.findOne(TemplateEntity, { organizationId, id }, { disableIdentityMap: true });
+    return row ? toTemplate(row) : null;
+  }
+
+  async list(organizationId: string, limit: number): Promise<Template[]> {
+    const rows = await this.#em.find(TemplateEntity, { organizationId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, disableIdentityMap: true });
+    return rows.map(toTemplate);
+  }
+
+  async setStatus(organizationId: string, id: string, status: TemplateStatus, comment: string | null, now: Date): Promise<Template | null> {
+    const n = await this.#em.nativeUpdate(TemplateEntity, { organizationId, id }, { status, reviewComment: comment, updatedAt: now });
+    return n === 1 ? this.findById(organizationId, id) : null;
+  }
+}
+
+function toTemplate(row: Row): Template {
+  return {
+    id: row.id, organizationId: row.organizationId, name: row.name, channel: row.channel as TemplateChannel, body: row.body,
+    subject: row.subject ?? null, countryCode: row.countryCode, language: row.language, category: row.category as TemplateCategory,
+    variables: row.variables, status: row.status as TemplateStatus, reviewComment: row.reviewComment ?? null,
+    createdByUserId: row.createdByUserId ?? null, createdAt: row.createdAt, updatedAt: row.updatedAt,
+  };
+}

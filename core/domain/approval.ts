@@ -1,0 +1,18 @@
+export type ApprovalKind = 'TEMPLATE' | 'CAMPAIGN';
+export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+
+/** A request for a platform administrator to approve a risky template or campaign. */
+export interface ApprovalRequest {
+  id: string;
+  organizationId: string;
+  kind: ApprovalKind;
+  subjectId: string;
+  status: ApprovalStatus;
+  /** What the administrator reviews: the content and, where computed, its compliance result. */
+  content: Record<string, unknown>;
+  requestedByUserId: string | null;
+  decidedByUserId: string | null;
+  decidedAt: Date | null;
+  comment: string | null;
+  createdAt: Date;
+}

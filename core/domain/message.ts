@@ -1,0 +1,60 @@
+import { pesewasToGhs, type Pesewas } from './money.ts';
+import type { Channel, DeliveryStatus } from './channel.ts';
+
+/**
+ * A message and its delivery log: one row per recipient, the source of truth for status, cost and
+ * every delivery attempt. Queue jobs carry only its id.
+ */
+export interface Message {
+  id: string;
+  organizationId: string;
+  /** The id shown to API users as internalMessageId (and passed to providers as our reference). */
+  internalMessageId: string;
+  channel: Channel;
+  recipient: string;
+  /** ISO 3166 alpha-2 of a phone recipient; null for email and push. */
+  country: string | null;
+  subject: string | null;
+  body: string;
+  templateId: string | null;
+  status: DeliveryStatus;
+  /** Why a message was rejected or failed (fraud code, SUPPRESSED, provider code). */
+  errorCode: string | null;
+  errorMessage: string | null;
+  /** Charged amount; 0 for sandbox, rejected and refunded messages. */
+  cost: Pesewas;
+  /** Price computed before sending, whether or not it was charged. */
+  price: Pesewas;
+  segments: number;
+  encoding: 'GSM-7' | 'UCS-2' | null;
+  isSandbox: boolean;
+  apiKeyId: string | null;
+  userId: string | null;
+  senderId: string | null;
+  provider: string | null;
+  providerMessageId: string | null;
+  attempts: number;
+  /** While set in the future, a delivery attempt holds the message; nobody else may claim it. */
+  leaseUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+}
+
+/** The spec's delivery log (section 2) plus the fields a dashboard needs. */
+export function deliveryLogView(m: Message) {
+  const view: Record<string, unknown> = {
+    id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
+    cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
+    templateId: m.templateId, provider: m.provider, attempts: m.attempts,
+    createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
+    sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
+  };
+  if (m.errorCode) { view['errorCode'] = m.errorCode; view['errorMessage'] = m.errorMessage; }
+  return view;
+}
+
+/** Statuses after which nothing more happens to a message. */
+export const FINAL_STATUSES: readonly DeliveryStatus[] = ['DELIVERED', 'FAILED', 'REJECTED'];

@@ -1,0 +1,95 @@
+import type { Channel } from './channel.ts';
+import { DEFAULT_COUNTRY, normalizePhone, type NormalizedPhone } from './phone.ts';
+
+/** Channels whose recipient is a phone number (sent in E.164). */
+export const PHONE_CHANNELS: readonly Channel[] = ['SMS', 'WHATSAPP', 'VOICE'];
+
+export function isPhoneChannel(channel: Channel): boolean {
+  return PHONE_CHANNELS.includes(channel);
+}
+
+/**
+ * A recipient in the one form it is stored, deduplicated, suppressed and sent in.
+ * `country` is the phone number's own country (which prices and routes the message, whatever
+ * countryCode said); null for email and push, and for non-geographic numbers.
+ * `phone` carries the parsed number for the fraud checks (null for email and push).
+ */
+export type RecipientResult =
+  | { ok: true; recipient: string; country: string | null; phone: NormalizedPhone | null }
+  | { ok: false; reason: string };
+
+/** RFC 5321: 64 octets of local part, 255 of domain, 254 for the whole path an MTA will accept. */
+export const EMAIL_MAX_LENGTH = 254;
+const LOCAL_PART_MAX_LENGTH = 64;
+const DOMAIN_LABEL_MAX_LENGTH = 63;
+
+/** FCM registration tokens: URL-safe base64 plus ':' (e.g. 'fcm-instance-id:APA91b...'), ~150-200 chars today. */
+export const PUSH_TOKEN_MIN_LENGTH = 100;
+export const PUSH_TOKEN_MAX_LENGTH = 4096;
+const PUSH_TOKEN = /^[A-Za-z0-9_:-]+$/;
+
+/**
+ * Normalizes the `to` of a send for its channel: SMS, WHATSAPP and VOICE take a phone number
+ * (read with `countryCode` as the default country, see normalizePhone), EMAIL an address, PUSH an
+ * FCM device token. `reason` reads after the field name ("to is not a valid email address").
+ */
+export function normalizeRecipient(channel: Channel, raw: string, countryCode: string = DEFAULT_COUNTRY): RecipientResult {
+  switch (channel) {
+    case 'SMS':
+    case 'WHATSAPP':
+    case 'VOICE': {
+      const result = normalizePhone(raw, countryCode);
+      if (!result.ok) return { ok: false, reason: result.reason };
+      return { ok: true, recipient: result.phone.e164, country: result.phone.country, phone: result.phone };
+    }
+    case 'EMAIL': {
+      const email = normalizeEmail(raw);
+      if (email === null) return { ok: false, reason: 'is not a valid email address' };
+      return { ok: true, recipient: email, country: null, phone: null };
+    }
+    case 'PUSH': {
+      const token = raw.trim();
+      if (!isPushToken(token)) {
+        return { ok: false, reason: `is not a valid push device token (${PUSH_TOKEN_MIN_LENGTH}-${PUSH_TOKEN_MAX_LENGTH} characters of A-Z a-z 0-9 _ : -)` };
+      }
+      return { ok: true, recipient: token, country: null, phone: null };
+    }
+  }
+}
+
+/**
+ * Returns the address trimmed, with its domain lowercased, or null when it is not one we can send to.
+ *
+ * Accepted: `local@domain` with a dot-atom local part (RFC 5322 atext, dots neither first, last nor
+ * doubled; at most 64 characters, case kept because RFC 5321 leaves it to the receiving host) and a
+ * hostname domain (at least two labels of letters, digits and inner hyphens, each at most 63, and a
+ * top-level label that is not all digits); at most 254 characters in all.
+ * Refused on purpose: quoted local parts, comments, IP-literal domains ([192.0.2.1]) and non-ASCII
+ * addresses (SMTPUTF8); they are legal but almost always typos or abuse in a notification service.
+ */
+export function normalizeEmail(raw: string): string | null {
+  const text = raw.trim();
+  if (text.length === 0 || text.length > EMAIL_MAX_LENGTH) return null;
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return null;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1).toLowerCase();
+  if (!isDotAtomLocalPart(local) || !isHostname(domain)) return null;
+  return `${local}@${domain}`;
+}
+
+export function isPushToken(token: string): boolean {
+  return token.length >= PUSH_TOKEN_MIN_LENGTH && token.length <= PUSH_TOKEN_MAX_LENGTH && PUSH_TOKEN.test(token);
+}
+
+function isDotAtomLocalPart(local: string): boolean {
+  if (local.length > LOCAL_PART_MAX_LENGTH) return false;
+  return /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/.test(local);
+}
+
+function isHostname(domain: string): boolean {
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  const valid = labels.every((label) => label.length <= DOMAIN_LABEL_MAX_LENGTH && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(label));
+  return valid && !/^[0-9]+$/.test(labels[labels.length - 1] ?? '');
+}

@@ -1,0 +1,30 @@
+import type { TemplateCategory, TemplateChannel } from './channel.ts';
+
+export type TemplateStatus = 'APPROVED' | 'PENDING_APPROVAL' | 'REJECTED';
+
+export interface Template {
+  id: string;
+  organizationId: string;
+  name: string;
+  channel: TemplateChannel;
+  body: string;
+  subject: string | null;
+  countryCode: string;
+  language: string;
+  category: TemplateCategory;
+  variables: string[];
+  status: TemplateStatus;
+  /** The administrator's comment when rejected. */
+  reviewComment: string | null;
+  createdByUserId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function templateView(t: Template) {
+  return {
+    id: t.id, name: t.name, channel: t.channel, body: t.body, subject: t.subject, countryCode: t.countryCode, language: t.language,
+    category: t.category, variables: t.variables, status: t.status, reviewComment: t.reviewComment,
+    createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Channel } from '../domain/channel.ts';
+
+export interface OutboundMessage {
+  messageId: string;
+  internalMessageId: string;
+  organizationId: string;
+  channel: Channel;
+  to: string;
+  subject: string | null;
+  body: string;
+  senderId: string | null;
+}
+
+export type ProviderResult =
+  | { accepted: true; providerMessageId: string; /** The provider confirmed delivery already (sandbox). */ delivered: boolean }
+  | { accepted: false; retryable: boolean; errorCode: string; errorMessage: string };
+
+/**
+ * One vendor for one channel. `send` never throws for vendor answers: it maps them to a result
+ * (timeouts and 5xx are retryable). It never puts credentials in errors.
+ */
+export interface ChannelProvider {
+  readonly name: string;
+  readonly channel: Channel;
+  send(message: OutboundMessage): Promise<ProviderResult>;
+}
+
+/** Chooses providers for a message: the failover order for the channel and destination country. */
+export interface ProviderDirectory {
+  providersFor(channel: Channel, country: string | null, sandbox: boolean): readonly ChannelProvider[];
+}

@@ -1,0 +1,41 @@
+import type { Channel, DeliveryStatus } from '../domain/channel.ts';
+import type { Message } from '../domain/message.ts';
+
+export interface DeliveryLogFilter {
+  status?: DeliveryStatus | undefined;
+  channel?: Channel | undefined;
+}
+
+/** Fields a delivery attempt may change. */
+export type MessagePatch = Partial<Pick<Message, 'status' | 'errorCode' | 'errorMessage' | 'cost' | 'provider' | 'providerMessageId'
+  | 'attempts' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'leaseUntil'>> & { updatedAt: Date };
+
+export interface MessagePage {
+  items: Message[];
+  total: number;
+}
+
+/**
+ * Messages (delivery logs). Tenant-scoped reads take the organization id first; `findForDelivery`
+ * and `transition` are by id because worker jobs carry only ids.
+ */
+export interface MessageRepository {
+  insertMany(messages: readonly Message[]): Promise<void>;
+  findById(organizationId: string, id: string): Promise<Message | null>;
+  findManyByIds(organizationId: string, ids: readonly string[]): Promise<Message[]>;
+  findForDelivery(id: string): Promise<Message | null>;
+  /**
+   * Applies `patch` only if the message is in one of `from` (and, when `leaseFreeAt` is given, its
+   * lease has expired by then). Returns the updated message, or null when the condition did not hold:
+   * two workers can never both claim one message.
+   */
+  transition(id: string, from: readonly DeliveryStatus[], patch: MessagePatch, leaseFreeAt?: Date): Promise<Message | null>;
+  /** Newest first (createdAt, then id), `limit` at most 100. */
+  list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number): Promise<MessagePage>;
+  /** Newest first, at most `limit` rows, streamed in chunks. */
+  stream(organizationId: string, filter: DeliveryLogFilter, limit: number): AsyncIterable<Message>;
+  /** Messages created since `since` for the organization, REJECTED excluded. */
+  countSince(organizationId: string, since: Date): Promise<number>;
+  /** The same count per recipient, for the given recipients (absent = 0). */
+  countSinceByRecipient(organizationId: string, since: Date, recipients: readonly string[]): Promise<Map<string, number>>;
+}

@@ -1,0 +1,85 @@
+import { AppError } from '../../errors.ts';
+import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
+import type { ProviderDirectory, ProviderResult } from '../../ports/channel-provider.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Storage } from '../../ports/storage.ts';
+
+export interface DeliverMessageDeps {
+  storage: Storage;
+  providers: ProviderDirectory;
+  clock: Clock;
+  /** Delivery attempts before a message with only transient failures is failed (and refunded). */
+  maxAttempts: number;
+  /** How long one attempt holds the message against other workers. */
+  leaseSeconds: number;
+  /** Told about every status change (metrics, webhooks). */
+  onStatusChange?: (message: Message) => void;
+}
+
+/**
+ * Delivers one message: claims it (QUEUED or PENDING, lease free), tries the providers for its
+ * channel and country in failover order, and records the outcome. Accepted -> SENT (or DELIVERED when
+ * the provider confirms at once). Only permanent failures, or transient ones past `maxAttempts` ->
+ * FAILED, and the charge is refunded (one REFUND ledger entry referencing the message: never twice).
+ * Transient failures leave it PENDING and throw a retryable PROVIDER_UNAVAILABLE so the queue retries.
+ * Idempotent: a message already final, or held by another attempt, is returned untouched.
+ */
+export class DeliverMessage {
+  readonly #deps: DeliverMessageDeps;
+  constructor(deps: DeliverMessageDeps) { this.#deps = deps; }
+
+  async execute(messageId: string): Promise<Message | null> {
+    const { storage, clock } = this.#deps;
+    const current = await storage.messages.findForDelivery(messageId);
+    if (!current || FINAL_STATUSES.includes(current.status) || current.status === 'SENT') return current;
+    const now = clock.now();
+    const claimed = await storage.messages.transition(messageId, ['QUEUED', 'PENDING'], {
+      status: 'PENDING', attempts: current.attempts + 1, leaseUntil: new Date(now.getTime() + this.#deps.leaseSeconds * 1000), updatedAt: now,
+    }, now);
+    if (!claimed) return storage.messages.findForDelivery(messageId);
+
+    const failures: Array<Extract<ProviderResult, { accepted: false }>> = [];
+    for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox)) {
+      const result = await provider.send({
+        messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
+        to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId,
+      }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
+      if (result.accepted) {
+        const at = clock.now();
+        return this.#record(await storage.messages.transition(messageId, ['PENDING'], {
+          status: result.delivered ? 'DELIVERED' : 'SENT', provider: provider.name, providerMessageId: result.providerMessageId,
+          errorCode: null, errorMessage: null, sentAt: at, deliveredAt: result.delivered ? at : null, leaseUntil: null, updatedAt: at,
+        }));
+      }
+      failures.push(result);
+      if (!result.retryable) break;
+    }
+    const last = failures[failures.length - 1] ?? { accepted: false as const, retryable: false, errorCode: 'NO_PROVIDER', errorMessage: `No provider configured for ${claimed.channel}` };
+    const permanent = !last.retryable || claimed.attempts >= this.#deps.maxAttempts;
+    if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage));
+    await storage.messages.transition(messageId, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
+    throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId, errorCode: last.errorCode }, { retryable: true });
+  }
+
+  /** FAILED plus the refund, in one transaction. */
+  async #fail(message: Message, errorCode: string, errorMessage: string): Promise<Message | null> {
+    const { storage, clock } = this.#deps;
+    return storage.transaction(async (tx) => {
+      const now = clock.now();
+      const failed = await tx.messages.transition(message.id, ['PENDING'], {
+        status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now,
+      });
+      if (failed && message.cost > 0) {
+        await tx.wallets.update(message.organizationId, () => ({
+          amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} failed (${errorCode})`,
+        }), now);
+      }
+      return failed;
+    });
+  }
+
+  #record(message: Message | null): Message | null {
+    if (message) this.#deps.onStatusChange?.(message);
+    return message;
+  }
+}

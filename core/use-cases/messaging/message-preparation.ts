@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import { AppError, type ValidationDetails } from '../../errors.ts';
+import { CHANNELS, type Channel } from '../../domain/channel.ts';
+import { costPreview, type PricingRule } from '../../domain/pricing.ts';
+import { premiumRateReason } from '../../domain/phone.ts';
+import { normalizeRecipient } from '../../domain/recipient.ts';
+import { renderTemplate } from '../../domain/template-rendering.ts';
+import type { Template } from '../../domain/template.ts';
+import type { SmsEncoding } from '../../domain/sms-segments.ts';
+
+/** Longest body accepted: 1,600 characters for text channels (10 SMS segments), 200 KB for email. */
+export const TEXT_BODY_MAX = 1_600;
+export const EMAIL_BODY_MAX = 200_000;
+export const SUBJECT_MAX = 998;
+
+export const channelSchema = v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`);
+export const variablesSchema = v.optional(v.pipe(
+  v.record(v.pipe(v.string(), v.maxLength(100)), v.pipe(v.string('values must be strings'), v.maxLength(2_000))),
+  v.check((record) => Object.keys(record).length <= 100, 'at most 100 variables')));
+export const countryCodeSchema = v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 country code'));
+export const idempotencyKeySchema = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters')));
+
+/** One message as asked for, after schema validation. */
+export interface MessageDraft {
+  channel: Channel;
+  to: string;
+  body?: string | undefined;
+  subject?: string | undefined;
+  templateId?: string | undefined;
+  variables?: Record<string, string> | undefined;
+  senderId?: string | undefined;
+  countryCode: string;
+}
+
+/** A message ready to screen, charge and record. */
+export interface PreparedMessage {
+  channel: Channel;
+  recipient: string;
+  country: string | null;
+  premiumRate: string | null;
+  subject: string | null;
+  body: string;
+  templateId: string | null;
+  senderId: string | null;
+  segments: number;
+  encoding: SmsEncoding | null;
+  price: number;
+}
+
+/**
+ * Resolves the template, renders the body, normalizes the recipient and prices the message. Every
+ * problem is a VALIDATION_ERROR naming the field (or TEMPLATE_NOT_APPROVED); `field` prefixes the
+ * names for bulk items ("messages[3].to").
+ */
+export function prepareMessage(draft: MessageDraft, template: Template | null, rules: readonly PricingRule[], field = ''): PreparedMessage {
+  if (draft.templateId && !template) throw invalid(`${field}templateId`, 'template not found');
+  if (template) {
+    if (template.channel !== draft.channel) throw invalid(`${field}templateId`, `template is for ${template.channel}, not ${draft.channel}`);
+    if (template.status !== 'APPROVED') {
+      throw new AppError('TEMPLATE_NOT_APPROVED', template.status === 'REJECTED' ? 'The template was rejected and cannot be used'
+        : 'The template is waiting for approval and cannot be used yet', { templateId: template.id, status: template.status });
+    }
+  }
+  const source = draft.body ?? template?.body;
+  if (source === undefined || source.trim() === '') throw invalid(`${field}body`, 'body is required when no templateId is given');
+  const rendered = renderTemplate(source, draft.variables ?? {}, draft.channel === 'EMAIL' ? 'html' : 'text');
+  if (!rendered.ok) throw invalid(`${field}variables`, `missing template variable${rendered.missing.length > 1 ? 's' : ''}: ${rendered.missing.join(', ')}`);
+  const max = draft.channel === 'EMAIL' ? EMAIL_BODY_MAX : TEXT_BODY_MAX;
+  if (rendered.text.length > max) throw invalid(`${field}body`, `body must be at most ${max} characters after rendering`);
+
+  let subject: string | null = null;
+  if (draft.channel === 'EMAIL') {
+    const rawSubject = draft.subject ?? template?.subject ?? undefined;
+    if (!rawSubject?.trim()) throw invalid(`${field}subject`, 'subject is required for EMAIL (or a template with a subject)');
+    const renderedSubject = renderTemplate(rawSubject, draft.variables ?? {}, 'text');
+    if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
+    if (renderedSubject.text.length > SUBJECT_MAX) throw invalid(`${field}subject`, `subject must be at most ${SUBJECT_MAX} characters`);
+    subject = renderedSubject.text;
+  }
+
+  const recipient = normalizeRecipient(draft.channel, draft.to, draft.countryCode);
+  if (!recipient.ok) throw invalid(`${field}to`, `to ${recipient.reason}`);
+  const preview = costPreview(rules, draft.channel, recipient.country, rendered.text);
+  if (!preview) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${draft.channel}`);
+  return {
+    channel: draft.channel, recipient: recipient.recipient, country: recipient.country,
+    premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
+    subject, body: rendered.text, templateId: template?.id ?? null, senderId: draft.senderId ?? null,
+    segments: preview.segments, encoding: preview.encoding, price: preview.price,
+  };
+}
+
+function invalid(field: string, message: string): AppError {
+  const details: ValidationDetails = { fieldErrors: { [field]: [message] }, formErrors: [] };
+  return new AppError('VALIDATION_ERROR', message, { ...details });
+}

@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+import { AppError, isAppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import { canonicalJson } from '../../domain/canonical-json.ts';
+import { deliveryLogView, type Message } from '../../domain/message.ts';
+import { acceptMessages } from './accept-messages.ts';
+import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, variablesSchema, type PreparedMessage } from './message-preparation.ts';
+import { deliverInline, type SendDeps } from './send-message.ts';
+import type { SendContext } from './send-context.ts';
+
+export const BULK_MAX = 100;
+const INLINE_CONCURRENCY = 10;
+
+export const BulkItemInput = v.object({
+  channel: channelSchema,
+  to: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(4096, 'is too long')),
+  body: v.pipe(v.string('must be a string'), v.maxLength(200_000, 'is too long')),
+  variables: variablesSchema,
+  senderId: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(11, 'must be at most 11 characters'))),
+  templateId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+  subject: v.optional(v.pipe(v.string(), v.maxLength(998))),
+});
+
+export const SendBulkInput = v.object({
+  async: v.optional(v.boolean('must be true or false'), false),
+  countryCode: v.optional(countryCodeSchema, 'GH'),
+  idempotencyKey: idempotencyKeySchema,
+  messages: v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1, 'must contain at least 1 message'), v.maxLength(BULK_MAX, `must contain at most ${BULK_MAX} messages`)),
+});
+
+/**
+ * POST /messages/bulk: 1-100 messages, validated all-or-nothing (any invalid item -> 400 naming the
+ * item), charged in one debit, recorded and queued in one transaction. Each item gets its own
+ * delivery log; fraud rejections are per item.
+ */
+export class SendBulkMessages {
+  readonly #deps: SendDeps;
+  constructor(deps: SendDeps) { this.#deps = deps; }
+
+  async execute(ctx: SendContext, raw: unknown): Promise<{ logs: Array<ReturnType<typeof deliveryLogView>>; queued: boolean; replayed: boolean }> {
+    const input = parseInput(SendBulkInput, raw);
+    const rules = await this.#deps.pricing.listActive();
+    const items = input.messages.map((item, index) => itemOrThrow(item, index));
+    const templateIds = [...new Set(items.flatMap((i) => (i.templateId ? [i.templateId] : [])))];
+    const templates = new Map(await Promise.all(templateIds.map(async (id) => [id, await this.#deps.storage.templates.findById(ctx.organizationId, id)] as const)));
+    const prepared: PreparedMessage[] = items.map((item, index) => {
+      try {
+        return prepareMessage({ ...item, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules);
+      } catch (error) {
+        throw itemError(error, index);
+      }
+    });
+    const { idempotencyKey, ...request } = input;
+    const accepted = await acceptMessages(this.#deps, ctx, prepared, {
+      async: input.async, batchId: this.#deps.ids.next(),
+      idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: this.#deps.secrets.sha256(canonicalJson(request)) } : null,
+    });
+    let messages = accepted.messages;
+    if (!input.async && !accepted.replayed) messages = await this.#deliverAll(messages);
+    return { logs: messages.map(deliveryLogView), queued: input.async, replayed: accepted.replayed };
+  }
+
+  async #deliverAll(messages: Message[]): Promise<Message[]> {
+    const results = [...messages];
+    let next = 0;
+    const worker = async () => {
+      while (next < results.length) {
+        const i = next++;
+        const m = results[i]!;
+        if (m.status === 'QUEUED') results[i] = await deliverInline(this.#deps.deliverNow, m);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(INLINE_CONCURRENCY, results.length) }, worker));
+    return results;
+  }
+}
+
+function itemOrThrow(item: unknown, index: number) {
+  try {
+    return parseInput(BulkItemInput, item);
+  } catch (error) {
+    throw itemError(error, index);
+  }
+}
+
+/** Re-keys an item's validation error under `messages`, naming the item's index. */
+function itemError(error: unknown, index: number): unknown {
+  if (!isAppError(error) || error.code !== 'VALIDATION_ERROR') return error;
+  const fieldErrors = (error.details['fieldErrors'] ?? {}) as Record<string, string[]>;
+  const messages = Object.entries(fieldErrors).flatMap(([field, list]) => list.map((m) => `messages[${index}].${field}: ${m}`));
+  const formErrors = ((error.details['formErrors'] ?? []) as string[]).map((m) => `messages[${index}]: ${m}`);
+  const all = [...messages, ...formErrors];
+  return new AppError('VALIDATION_ERROR', all[0] ?? `messages[${index}] is invalid`, { fieldErrors: { messages: all }, formErrors: [], index });
+}

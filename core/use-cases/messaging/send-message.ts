@@ -1,0 +1,71 @@
+import * as v from 'valibot';
+import { isAppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import { canonicalJson } from '../../domain/canonical-json.ts';
+import { deliveryLogView, type Message } from '../../domain/message.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { Secrets } from '../../ports/secrets.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { acceptMessages } from './accept-messages.ts';
+import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
+import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
+
+export const SendMessageInput = v.object({
+  channel: channelSchema,
+  to: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(4096, 'is too long')),
+  body: v.optional(v.pipe(v.string('must be a string'), v.maxLength(200_000, 'is too long'))),
+  subject: v.optional(v.pipe(v.string('must be a string'), v.maxLength(SUBJECT_MAX, `must be at most ${SUBJECT_MAX} characters`))),
+  countryCode: v.optional(countryCodeSchema, 'GH'),
+  templateId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+  variables: variablesSchema,
+  senderId: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(11, 'must be at most 11 characters'))),
+  idempotencyKey: idempotencyKeySchema,
+  async: v.optional(v.boolean('must be true or false'), false),
+});
+
+export interface SendDeps {
+  storage: Storage;
+  pricing: PricingRepository;
+  clock: Clock;
+  ids: IdGenerator;
+  secrets: Secrets;
+  fraud: FraudLimits;
+  deliverNow: DeliverNow;
+}
+
+/**
+ * POST /messages/send: validates, prices, screens, charges once and records the message; with
+ * `async` it is queued for the worker (202, QUEUED), otherwise delivered inline and the resulting
+ * status returned (201). A fraud-blocked send is a REJECTED delivery log, not an error.
+ */
+export class SendMessage {
+  readonly #deps: SendDeps;
+  constructor(deps: SendDeps) { this.#deps = deps; }
+
+  async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView>; queued: boolean; replayed: boolean }> {
+    const input = parseInput(SendMessageInput, raw);
+    const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
+    const prepared = prepareMessage(input, template, await this.#deps.pricing.listActive());
+    const { idempotencyKey, ...request } = input;
+    const batchId = this.#deps.ids.next();
+    const accepted = await acceptMessages(this.#deps, ctx, [prepared], {
+      async: input.async, batchId,
+      idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: this.#deps.secrets.sha256(canonicalJson(request)) } : null,
+    });
+    let message = accepted.messages[0]!;
+    if (!input.async && !accepted.replayed && message.status === 'QUEUED') message = await deliverInline(this.#deps.deliverNow, message);
+    return { log: deliveryLogView(message), queued: input.async, replayed: accepted.replayed };
+  }
+}
+
+/** Delivers now; a transient failure leaves the message PENDING for the worker's retries. */
+export async function deliverInline(deliverNow: DeliverNow, message: Message): Promise<Message> {
+  try {
+    return (await deliverNow(message.id)) ?? message;
+  } catch (error) {
+    if (isAppError(error) && error.code === 'PROVIDER_UNAVAILABLE') return { ...message, status: 'PENDING' };
+    throw error;
+  }
+}
