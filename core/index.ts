@@ -46,6 +46,7 @@ export * from './ports/storage.ts';
 export * from './ports/suppression-repository.ts';
 export * from './ports/template-repository.ts';
 export * from './ports/user-repository.ts';
+export * from './ports/vendor-adapter.ts';
 export * from './ports/wallet-repository.ts';
 export * from './use-cases/admin/create-platform-admin.ts';
 export * from './use-cases/api-keys/authenticate-api-key.ts';

@@ -1,0 +1,50 @@
+import type { ChannelProvider } from './channel-provider.ts';
+
+/** The result of an authenticated account or balance call to a vendor. */
+export interface ProviderHealth {
+  ok: boolean;
+  latencyMs: number;
+  /** Human-readable; never contains credentials. */
+  detail: string;
+  /** Account balance where the vendor reports one (vendor currency units), else null. */
+  balance: number | null;
+}
+
+/** A status change reported by a vendor (callback or polling), in our terms. */
+export interface DeliveryReport {
+  providerMessageId: string;
+  status: 'SENT' | 'DELIVERED' | 'FAILED';
+  /** Normalized code for FAILED (e.g. 'INVALID_NUMBER', 'UNREGISTERED', 'EXPIRED'), else null. */
+  errorCode: string | null;
+  /** The vendor's own status word, kept for the delivery log. */
+  vendorStatus: string;
+  occurredAt: Date | null;
+}
+
+/** An inbound vendor callback as the HTTP host received it. */
+export interface InboundCallback {
+  /** Full public URL the vendor called (Twilio signs it). */
+  url: string;
+  headers: Record<string, string | undefined>;
+  /** Exact bytes received (signatures are computed over them). */
+  rawBody: Buffer;
+  contentType: string;
+}
+
+/**
+ * A real vendor behind the per-channel provider port. Every network call has a timeout; vendor answers
+ * map to one ProviderResult (5xx, 429 and timeouts retryable; 4xx permanent unless the vendor says
+ * otherwise); errors and logs never contain credentials.
+ */
+export interface VendorAdapter extends ChannelProvider {
+  /** Vendor key, e.g. 'arkesel', 'hubtel', 'twilio-sms'. */
+  readonly vendor: string;
+  checkHealth(): Promise<ProviderHealth>;
+  /** Polling vendors (Hubtel, mNotify): the current status of one message, or null when unknown. */
+  fetchStatus?(providerMessageId: string): Promise<DeliveryReport | null>;
+  /**
+   * Callback vendors: verifies the signature where the vendor signs (throws AppError
+   * INVALID_SIGNATURE when it does not match) and parses the reports in the callback.
+   */
+  parseCallback?(callback: InboundCallback): DeliveryReport[];
+}
