@@ -7,9 +7,7 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
   constructor(state: MemoryState) { this.#state = state; }
 
   async enqueue(queue: QueueName, data: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
-    const singletonKey = options.singletonKey ?? null;
-    if (singletonKey && this.#state.jobs.some((j) => j.queue === queue && j.singletonKey === singletonKey)) return;
-    this.#state.jobs.push({ queue, data: structuredClone(data), startAfterSeconds: options.startAfterSeconds ?? 0, singletonKey });
+    this.#state.jobs.push({ queue, data: structuredClone(data), startAfterSeconds: options.startAfterSeconds ?? 0 });
   }
 
   async enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void> {

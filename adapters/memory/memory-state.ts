@@ -13,7 +13,6 @@ export interface MemoryJob {
   queue: string;
   data: Record<string, unknown>;
   startAfterSeconds: number;
-  singletonKey: string | null;
 }
 
 /** Everything the in-memory adapters keep. Cloned whole to roll a transaction back. */

@@ -14,7 +14,6 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
   async enqueue(queue: QueueName, data: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
     const sendOptions: Record<string, unknown> = {};
     if (options.startAfterSeconds) sendOptions['startAfter'] = options.startAfterSeconds;
-    if (options.singletonKey) sendOptions['singletonKey'] = options.singletonKey;
     if (this.#em) sendOptions['db'] = fromKysely(this.#em.getKysely() as never);
     await this.#boss.send(queue, data, sendOptions);
   }
@@ -22,9 +21,8 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
   async enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void> {
     if (jobs.length === 0) return;
     const rows = jobs.map(({ data, options = {} }) => {
-      const row: { data: Record<string, unknown>; startAfter?: Date; singletonKey?: string } = { data };
+      const row: { data: Record<string, unknown>; startAfter?: Date } = { data };
       if (options.startAfterSeconds) row.startAfter = new Date(Date.now() + options.startAfterSeconds * 1000);
-      if (options.singletonKey) row.singletonKey = options.singletonKey;
       return row;
     });
     await this.#boss.insert(queue, rows, this.#em ? { db: fromKysely(this.#em.getKysely() as never) } : {});

@@ -10,8 +10,6 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface EnqueueOptions {
   /** Delay before the job becomes available. */
   startAfterSeconds?: number;
-  /** A key that makes a second enqueue of the same job a no-op while the first is queued. */
-  singletonKey?: string;
 }
 
 /**

@@ -33,6 +33,10 @@ export interface Repositories {
  * The storage port. Outside `transaction` each call commits on its own. Inside, every call made
  * through `tx` commits or rolls back together; an error thrown by `work` rolls everything back
  * (including jobs enqueued through `tx.jobs`).
+ *
+ * Inside `work`, use only `tx`: on the embedded PGlite (one connection) a call through `storage`
+ * would wait for the transaction forever. A repository error inside a transaction (e.g. CONFLICT)
+ * ends it on PostgreSQL: rethrow it, never catch and carry on; check before writing instead.
  */
 export interface Storage extends Repositories {
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;

@@ -1,0 +1,33 @@
+import { InMemoryStorage } from '../../adapters/memory/in-memory-storage.ts';
+import { MikroOrmStorage } from '../../adapters/postgres/mikro-orm-storage.ts';
+import { PgBossJobQueue } from '../../adapters/queue/pg-boss-job-queue.ts';
+import { UuidV7IdGenerator } from '../../adapters/security/uuid-v7-id-generator.ts';
+import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
+import { availableDatabaseKinds } from '../support/test-database.ts';
+import { describeJobQueueContract } from './job-queue.contract.ts';
+
+describeJobQueueContract('memory (InMemoryJobQueue)', async () => {
+  const storage = new InMemoryStorage(new UuidV7IdGenerator());
+  const carrying = (marker: string) => (job: { data: Record<string, unknown> }) => job.data['marker'] === marker;
+  return {
+    storage,
+    monitor: storage.jobs,
+    stored: async (queue, marker) => storage.state.jobs.filter((j) => j.queue === queue && carrying(marker)(j)).map((j) => j.data),
+    remove: async (queue, marker) => { storage.state.jobs = storage.state.jobs.filter((j) => j.queue !== queue || !carrying(marker)(j)); },
+  };
+});
+
+for (const kind of await availableDatabaseKinds()) {
+  describeJobQueueContract(`${kind} (PgBossJobQueue)`, async () => {
+    const { database, boss } = await sharedInfrastructure(kind);
+    return {
+      storage: new MikroOrmStorage(database, new UuidV7IdGenerator(), boss),
+      monitor: new PgBossJobQueue(boss),
+      stored: async (queue, marker) => (await boss.findJobs<Record<string, unknown>>(queue, { data: { marker } })).map((j) => j.data),
+      remove: async (queue, marker) => {
+        const ids = (await boss.findJobs(queue, { data: { marker } })).map((j) => j.id);
+        if (ids.length > 0) await boss.deleteJob(queue, ids);
+      },
+    };
+  });
+}
