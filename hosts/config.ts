@@ -35,6 +35,8 @@ export interface Config {
   fraudNewTenantDays: number;
   fraudNewTenantPerHour: number;
   deliveryMaxAttempts: number;
+  providersFile: string | undefined;
+  providerTimeoutMs: number;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
@@ -66,6 +68,8 @@ const EnvSchema = v.object({
   FRAUD_NEW_TENANT_DAYS: v.optional(intIn(0, 365), '7'),
   FRAUD_NEW_TENANT_PER_HOUR: v.optional(intIn(1, 10_000_000), '200'),
   DELIVERY_MAX_ATTEMPTS: v.optional(intIn(1, 20), '6'),
+  PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
 });
@@ -107,6 +111,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
+    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
   };
 }
 

@@ -1,41 +1,59 @@
-import path from 'node:path';
 import type { Container } from 'inversify';
 import { CachedPricing } from '../adapters/cache/cached-pricing.ts';
-import { OutboxProvider } from '../adapters/providers/outbox-provider.ts';
-import { SandboxProvider } from '../adapters/providers/sandbox-provider.ts';
-import { StaticProviderDirectory } from '../adapters/providers/static-provider-directory.ts';
-import { CHANNELS } from '../core/domain/channel.ts';
+import { SqlProviderRepository } from '../adapters/postgres/sql-provider-repository.ts';
+import { AesGcmCredentialCipher } from '../adapters/security/aes-gcm-credential-cipher.ts';
+import type { ProviderRepository } from '../core/ports/provider-repository.ts';
 import type { ProviderDirectory } from '../core/ports/channel-provider.ts';
 import type { PricingRepository } from '../core/ports/pricing-repository.ts';
 import { DeliverMessage } from '../core/use-cases/messaging/deliver-message.ts';
+import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
 import type { FraudLimits } from '../core/use-cases/messaging/send-context.ts';
 import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import { ProviderRuntime } from './provider-runtime.ts';
 import { INFRA, token } from './tokens.ts';
 
 export const MESSAGING = {
+  providerRepository: token<ProviderRepository>('messaging.ProviderRepository'),
+  runtime: token<ProviderRuntime>('messaging.ProviderRuntime'),
   providers: token<ProviderDirectory>('messaging.ProviderDirectory'),
   pricing: token<PricingRepository>('messaging.Pricing'),
   deliverMessage: token<DeliverMessage>('messaging.DeliverMessage'),
+  checkProviderHealth: token<CheckProviderHealth>('messaging.CheckProviderHealth'),
   fraudLimits: token<FraudLimits>('messaging.FraudLimits'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
 export interface MessagingOverrides {
   providers?: ProviderDirectory;
+  /** Share one provider runtime (breakers, rate limits) between the API and worker of one process. */
+  runtime?: ProviderRuntime;
 }
 
-/** What both hosts need to deliver messages: providers, pricing, the delivery use case. */
-export function bindMessaging(container: Container, config: Config, overrides: MessagingOverrides = {}): void {
-  const outbox = path.join(config.dataDir, 'outbox');
-  container.bind(MESSAGING.providers).toConstantValue(overrides.providers ?? new StaticProviderDirectory(
-    CHANNELS.map((channel) => new OutboxProvider(channel, outbox)),
-    CHANNELS.map((channel) => new SandboxProvider(channel)),
-  ));
+/**
+ * What both hosts need to deliver messages: providers, pricing, the delivery use case. After building
+ * the container, call `loadProviders(container)` so the runtime holds the configured vendor adapters.
+ */
+export function bindMessaging(container: Container, config: Config, logger: Logger, overrides: MessagingOverrides = {}): void {
+  container.bind(MESSAGING.providerRepository).toResolvedValue(
+    (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
+  if (overrides.runtime) container.bind(MESSAGING.runtime).toConstantValue(overrides.runtime);
+  else container.bind(MESSAGING.runtime).toResolvedValue((repository) => new ProviderRuntime(repository, config, logger), [MESSAGING.providerRepository]).inSingletonScope();
+  if (overrides.providers) container.bind(MESSAGING.providers).toConstantValue(overrides.providers);
+  else container.bind(MESSAGING.providers).toResolvedValue((runtime) => runtime.directory, [MESSAGING.runtime]).inSingletonScope();
   container.bind(MESSAGING.pricing).toResolvedValue((storage) => new CachedPricing(() => storage.pricing), [INFRA.storage]).inSingletonScope();
   container.bind(MESSAGING.fraudLimits).toConstantValue({
     recipientPerHour: config.fraudRecipientPerHour, newTenantDays: config.fraudNewTenantDays, newTenantPerHour: config.fraudNewTenantPerHour,
   });
+  container.bind(MESSAGING.checkProviderHealth).toResolvedValue((providers, runtime, ids, clock) => new CheckProviderHealth({
+    providers, ids, clock, run: (id) => runtime.runHealthCheck(id), onChecked: (id, ok) => runtime.directory.setHealth(id, ok),
+  }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock) => new DeliverMessage({ storage, providers, clock, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60 }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock]).inSingletonScope();
+}
+
+/** Loads the configured providers into the process (unless a test injected its own directory). */
+export async function loadProviders(container: Container): Promise<void> {
+  await container.get(MESSAGING.runtime).reload();
 }

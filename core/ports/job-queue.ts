@@ -4,6 +4,8 @@ export const QUEUES = {
   emailSend: 'email-send',
   /** Periodic housekeeping (expired rate-limit windows ...), scheduled by the worker. */
   maintenance: 'maintenance',
+  /** Periodic real health checks of every active provider. */
+  providerHealth: 'provider-health',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -43,10 +43,10 @@ export function createApp(options: AppOptions): Koa {
       const principals = await authenticate(ctx, route, options.auth);
       const result = await route.handler({
         body: route.rawBody ? undefined : (ctx.request as unknown as { body?: unknown }).body,
-        get query() { return ctx.query as Record<string, string | undefined>; }, // parsed only if the route reads it
+        query: ctx.query as Record<string, string | undefined>,
         params: (ctx as unknown as { params: Record<string, string> }).params,
         user: principals.user, tenant: principals.tenant,
-        get ip() { return ctx.ip; }, requestId: String(ctx.state['requestId']), headers: ctx.headers, koa: ctx,
+        ip: ctx.ip, requestId: String(ctx.state['requestId']), headers: ctx.headers, koa: ctx,
       });
       if (route.custom || !result) return;
       ctx.status = result.status ?? 200;

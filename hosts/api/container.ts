@@ -7,6 +7,7 @@ import type { EmailSender } from '../../core/ports/email-sender.ts';
 import { bindInfrastructure } from '../shared-bindings.ts';
 import { bindMessaging, type MessagingOverrides } from '../messaging-bindings.ts';
 import { bindMessagingModule } from './modules/messaging-module.ts';
+import { bindProvidersModule } from './modules/providers-module.ts';
 import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
@@ -27,6 +28,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindSystemModule,
   bindAuthModule,
   bindMessagingModule,
+  bindProvidersModule,
   bindOrganizationsModule,
   bindApiKeysModule,
 ];
@@ -35,7 +37,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
 export function buildApiContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: ApiOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra, overrides);
-  bindMessaging(container, config, overrides);
+  bindMessaging(container, config, logger, overrides);
   for (const bindModule of MODULES) bindModule(container);
   return container;
 }

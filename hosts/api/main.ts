@@ -4,14 +4,19 @@ import { failStartup, onShutdownSignal } from '../lifecycle.ts';
 import { createLogger } from '../logger.ts';
 import { buildApiContainer, buildApp } from './container.ts';
 import { listen } from './server.ts';
+import { loadProviders, MESSAGING } from '../messaging-bindings.ts';
 
 /** `npm run api`: the HTTP API only (run `npm run worker` beside it). */
 try {
   const config = await loadConfig();
   const logger = createLogger(config.logLevel);
   const infra = await openInfrastructure(config, logger, { superviseQueue: false });
-  const server = await listen(buildApp(buildApiContainer(config, logger, infra)), config.port, config.host, logger);
+  const container = buildApiContainer(config, logger, infra);
+  await loadProviders(container);
+  const stopRefresh = container.get(MESSAGING.runtime).startHealthRefresh(60_000);
+  const server = await listen(buildApp(container), config.port, config.host, logger);
   onShutdownSignal(logger, async () => {
+    stopRefresh();
     await server.close(config.shutdownTimeoutMs);
     await infra.close();
   });

@@ -16,14 +16,21 @@ export const WORKER = {
 } as const;
 
 /** Schedules the worker registers at start (cron, UTC). */
-export const SCHEDULES = [{ queue: QUEUES.maintenance, cron: '*/10 * * * *' }] as const;
+export const SCHEDULES = [
+  { queue: QUEUES.maintenance, cron: '*/10 * * * *' },
+  { queue: QUEUES.providerHealth, cron: '*/5 * * * *' },
+] as const;
 
 /** The worker host's composition root. */
 export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: MessagingOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra);
-  bindMessaging(container, config, overrides);
+  bindMessaging(container, config, logger, overrides);
   container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
+  container.bind(WORKER.handlers).toResolvedValue((check) => ({
+    queue: QUEUES.providerHealth, batchSize: 1,
+    async handle() { await check.executeAll(); },
+  }), [MESSAGING.checkProviderHealth]);
   container.bind(WORKER.handlers).toResolvedValue(
     (database, clock) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger), [INFRA.database, INFRA.clock]);
   return container;

@@ -4,6 +4,7 @@ import { failStartup, onShutdownSignal } from '../lifecycle.ts';
 import { createLogger } from '../logger.ts';
 import { buildWorkerContainer, SCHEDULES, WORKER } from './container.ts';
 import { startWorker } from './worker.ts';
+import { loadProviders } from '../messaging-bindings.ts';
 
 /** `npm run worker`: job processing only (scale separately from the API). */
 try {
@@ -11,6 +12,7 @@ try {
   const logger = createLogger(config.logLevel);
   const infra = await openInfrastructure(config, logger, { superviseQueue: true });
   const container = buildWorkerContainer(config, logger, infra);
+  await loadProviders(container);
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
   const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), logger);
   onShutdownSignal(logger, async () => {

@@ -5,6 +5,7 @@ import type { RouteDefinition } from '../../hosts/api/route.ts';
 import { listen, type RunningServer } from '../../hosts/api/server.ts';
 import type { Config } from '../../hosts/config.ts';
 import { createLogger } from '../../hosts/logger.ts';
+import { loadProviders } from '../../hosts/messaging-bindings.ts';
 import { sharedInfrastructure } from './shared-infrastructure.ts';
 import { testConfig } from './test-config.ts';
 import { ApiClient } from './api-client.ts';
@@ -31,6 +32,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const infra = await sharedInfrastructure();
   const email = new InMemoryEmailSender();
   const container = buildApiContainer(config, logger, infra, { email });
+  await loadProviders(container);
   const server: RunningServer = await listen(buildApp(container, options.extraRoutes), 0, '127.0.0.1', logger);
   const url = `http://127.0.0.1:${server.port}`;
   return { url, api: new ApiClient(url), container, email, close: () => server.close(1_000) };

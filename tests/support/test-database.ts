@@ -1,8 +1,22 @@
 import net from 'node:net';
-import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import { openDatabase } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { seedPricingRules } from '../../adapters/postgres/seed-pricing.ts';
 import { UuidV7IdGenerator } from '../../adapters/security/uuid-v7-id-generator.ts';
+import { SqlProviderRepository } from '../../adapters/postgres/sql-provider-repository.ts';
+import { AesGcmCredentialCipher } from '../../adapters/security/aes-gcm-credential-cipher.ts';
+import { SystemClock } from '../../adapters/memory/system-clock.ts';
+import { syncProviderConfiguration } from '../../hosts/provider-runtime.ts';
+import type { Database } from '../../adapters/postgres/database.ts';
+import { testConfig } from './test-config.ts';
+
+/** Migrations, seeded pricing and the default outbox providers, as `openInfrastructure` does at start. */
+async function prepare(database: Database): Promise<void> {
+  await migrate(database);
+  await seedPricingRules(database, new UuidV7IdGenerator());
+  const config = testConfig();
+  await syncProviderConfiguration(new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), new UuidV7IdGenerator()), new SystemClock(), config);
+}
 
 /**
  * Which database the tests use:
@@ -40,8 +54,7 @@ let wiped = false;
 export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Database> {
   if (kind === 'pglite') {
     const database = await openDatabase({});
-    await migrate(database);
-    await seedPricingRules(database, new UuidV7IdGenerator());
+    await prepare(database);
     return database;
   }
   const url = await testDatabaseUrl();
@@ -54,8 +67,7 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Dat
     await em.execute('drop schema if exists pgboss cascade');
     await em.execute('create schema public');
   }
-  await migrate(database);
-  await seedPricingRules(database, new UuidV7IdGenerator());
+  await prepare(database);
   return database;
 }
 

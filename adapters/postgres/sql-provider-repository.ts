@@ -1,0 +1,91 @@
+import type { Channel } from '../../core/domain/channel.ts';
+import type { ProviderConfig, ProviderHealthCheck } from '../../core/domain/provider.ts';
+import type { CredentialCipher } from '../../core/ports/credential-cipher.ts';
+import type { IdGenerator } from '../../core/ports/id-generator.ts';
+import type { ProviderRepository, ProviderWithCredentials } from '../../core/ports/provider-repository.ts';
+import type { Database } from './database.ts';
+
+interface ProviderRow {
+  id: string; name: string; vendor: string; channel: string; priority: number; active: boolean;
+  settings: Record<string, string> | string; countries: string[] | string; credentials_encrypted: string | null;
+  created_at: Date | string; updated_at: Date | string;
+}
+interface HealthRow { id: string; provider_id: string; ok: boolean; latency_ms: number; detail: string; balance: string | number | null; checked_at: Date | string }
+
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+/** Providers in SQL (a small platform table); credentials stored only as ciphertext. */
+export class SqlProviderRepository implements ProviderRepository {
+  readonly #database: Database;
+  readonly #cipher: CredentialCipher;
+  readonly #ids: IdGenerator;
+  constructor(database: Database, cipher: CredentialCipher, ids: IdGenerator) { this.#database = database; this.#cipher = cipher; this.#ids = ids; }
+
+  async list(): Promise<ProviderConfig[]> {
+    return (await this.#rows('select * from providers order by channel, priority, name')).map(toConfig);
+  }
+
+  async findById(id: string): Promise<ProviderConfig | null> {
+    const [row] = await this.#rows('select * from providers where id = ?', [id]);
+    return row ? toConfig(row) : null;
+  }
+
+  async upsert(config: Omit<ProviderConfig, 'id' | 'createdAt' | 'updatedAt' | 'hasCredentials'>, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {
+    const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
+    const [row] = await this.#rows(
+      `insert into providers (id, name, vendor, channel, priority, active, settings, countries, credentials_encrypted, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?)
+       on conflict (name) do update set vendor = excluded.vendor, channel = excluded.channel, priority = excluded.priority,
+         active = excluded.active, settings = excluded.settings, countries = excluded.countries,
+         credentials_encrypted = coalesce(excluded.credentials_encrypted, providers.credentials_encrypted), updated_at = excluded.updated_at
+       returning *`,
+      [this.#ids.next(), config.name, config.vendor, config.channel, config.priority, config.active, JSON.stringify(config.settings),
+        JSON.stringify(config.countries.map((c) => c.toUpperCase())), encrypted, now, now]);
+    return toConfig(row!);
+  }
+
+  async listWithCredentials(): Promise<ProviderWithCredentials[]> {
+    const rows = await this.#rows('select * from providers order by channel, priority, name');
+    return rows.map((row) => ({
+      config: toConfig(row),
+      credentials: row.credentials_encrypted ? (JSON.parse(this.#cipher.decrypt(row.credentials_encrypted)) as Record<string, string>) : {},
+    }));
+  }
+
+  async recordHealth(check: ProviderHealthCheck): Promise<void> {
+    await this.#database.em().execute(
+      'insert into provider_health_checks (id, provider_id, ok, latency_ms, detail, balance, checked_at) values (?, ?, ?, ?, ?, ?, ?)',
+      [check.id, check.providerId, check.ok, check.latencyMs, check.detail.slice(0, 500), check.balance, check.checkedAt]);
+  }
+
+  async healthHistory(providerId: string, limit: number): Promise<ProviderHealthCheck[]> {
+    const rows = await this.#database.em().execute<HealthRow[]>(
+      'select * from provider_health_checks where provider_id = ? order by checked_at desc, id desc limit ?', [providerId, limit]);
+    return rows.map(toHealth);
+  }
+
+  async latestHealth(): Promise<Map<string, ProviderHealthCheck>> {
+    const rows = await this.#database.em().execute<HealthRow[]>(
+      'select distinct on (provider_id) * from provider_health_checks order by provider_id, checked_at desc, id desc');
+    return new Map(rows.map((r) => [r.provider_id, toHealth(r)]));
+  }
+
+  #rows(sql: string, params: unknown[] = []): Promise<ProviderRow[]> {
+    return this.#database.em().execute<ProviderRow[]>(sql, params);
+  }
+}
+
+function toConfig(row: ProviderRow): ProviderConfig {
+  return {
+    id: row.id, name: row.name, vendor: row.vendor, channel: row.channel as Channel, priority: Number(row.priority), active: row.active,
+    settings: json(row.settings), countries: json(row.countries), hasCredentials: row.credentials_encrypted !== null,
+    createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toHealth(row: HealthRow): ProviderHealthCheck {
+  return {
+    id: row.id, providerId: row.provider_id, ok: row.ok, latencyMs: Number(row.latency_ms), detail: row.detail,
+    balance: row.balance === null ? null : Number(row.balance), checkedAt: new Date(row.checked_at),
+  };
+}

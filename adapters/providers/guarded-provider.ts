@@ -1,0 +1,82 @@
+import { breakerAllows, breakerFailure, breakerSuccess, closedBreaker, type BreakerPolicy, type BreakerState } from '../../core/domain/circuit-breaker.ts';
+import type { Channel } from '../../core/domain/channel.ts';
+import type { ChannelProvider, OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
+
+export interface GuardOptions {
+  breaker: BreakerPolicy;
+  /** Requests in flight to this provider at once, from this process. */
+  maxConcurrency: number;
+  /** Submissions per second to this provider from this process (the vendor's MPS limit); 0 = unlimited. */
+  maxPerSecond: number;
+  now?: () => number;
+}
+
+/**
+ * Wraps a vendor adapter with a circuit breaker (an open circuit answers CIRCUIT_OPEN at once, a
+ * retryable failure, so delivery moves to the next candidate), bounded concurrency and a rate limit.
+ */
+export class GuardedProvider implements ChannelProvider {
+  readonly name: string;
+  readonly channel: Channel;
+  readonly inner: ChannelProvider;
+  readonly #options: GuardOptions;
+  readonly #now: () => number;
+  #breaker: BreakerState = closedBreaker();
+  #inFlight = 0;
+  readonly #waiting: Array<() => void> = [];
+  #nextSlotAt = 0;
+
+  constructor(inner: ChannelProvider, options: GuardOptions) {
+    this.inner = inner;
+    this.name = inner.name;
+    this.channel = inner.channel;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get circuit(): BreakerState['state'] { return this.#breaker.state; }
+
+  /** True while the circuit refuses calls (for ordering candidates). */
+  isOpen(): boolean {
+    return this.#breaker.state === 'open' && !breakerAllows(this.#breaker, this.#now(), this.#options.breaker).allowed;
+  }
+
+  async send(message: OutboundMessage): Promise<ProviderResult> {
+    const gate = breakerAllows(this.#breaker, this.#now(), this.#options.breaker);
+    this.#breaker = gate.next;
+    if (!gate.allowed) return { accepted: false, retryable: true, errorCode: 'CIRCUIT_OPEN', errorMessage: `${this.name}: circuit open after repeated failures` };
+    await this.#acquire();
+    try {
+      await this.#pace();
+      const result = await this.inner.send(message);
+      // Permanent answers (bad number) say nothing about the provider's health.
+      this.#breaker = result.accepted || !result.retryable ? breakerSuccess() : breakerFailure(this.#breaker, this.#now(), this.#options.breaker);
+      return result;
+    } catch (error) {
+      this.#breaker = breakerFailure(this.#breaker, this.#now(), this.#options.breaker);
+      throw error;
+    } finally {
+      this.#release();
+    }
+  }
+
+  async #acquire(): Promise<void> {
+    if (this.#inFlight < this.#options.maxConcurrency) { this.#inFlight += 1; return; }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next(); else this.#inFlight -= 1;
+  }
+
+  /** Spaces submissions 1/maxPerSecond apart. */
+  async #pace(): Promise<void> {
+    if (this.#options.maxPerSecond <= 0) return;
+    const interval = 1000 / this.#options.maxPerSecond;
+    const now = this.#now();
+    const slot = Math.max(now, this.#nextSlotAt);
+    this.#nextSlotAt = slot + interval;
+    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+  }
+}

@@ -1,0 +1,62 @@
+import type { Channel } from './channel.ts';
+
+/** The country of a default route: used for every destination without a specific route. */
+export const DEFAULT_ROUTE = '*';
+
+/**
+ * A messaging provider as platform administrators configure it (platform-level, not tenant data).
+ * Credentials are not part of it: they are stored encrypted and only the vendor adapter sees them.
+ */
+export interface ProviderConfig {
+  id: string;
+  /** Unique, e.g. 'arkesel-gh'. */
+  name: string;
+  /** Which adapter talks to it, e.g. 'arkesel-sms', 'twilio-voice', 'outbox'. */
+  vendor: string;
+  channel: Channel;
+  /** Lower runs first among providers routed to the same country. */
+  priority: number;
+  active: boolean;
+  /** Non-secret settings (sender id, base URL ...). */
+  settings: Record<string, string>;
+  /** ISO 3166 alpha-2 countries this provider serves, and/or '*' as a default route. */
+  countries: string[];
+  hasCredentials: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ProviderHealthCheck {
+  id: string;
+  providerId: string;
+  ok: boolean;
+  latencyMs: number;
+  detail: string;
+  balance: number | null;
+  checkedAt: Date;
+}
+
+/**
+ * The failover order for a message: active providers of the channel routed to the destination
+ * country (by priority), then the channel's default-route providers (by priority). A provider
+ * routed both ways appears once, at its first place.
+ */
+export function routeCandidates(providers: readonly ProviderConfig[], channel: Channel, country: string | null): ProviderConfig[] {
+  const usable = providers.filter((p) => p.active && p.channel === channel);
+  const byPriority = (a: ProviderConfig, b: ProviderConfig) => a.priority - b.priority || a.name.localeCompare(b.name);
+  const specific = country ? usable.filter((p) => p.countries.includes(country.toUpperCase())).sort(byPriority) : [];
+  const fallback = usable.filter((p) => p.countries.includes(DEFAULT_ROUTE) && !specific.includes(p)).sort(byPriority);
+  return [...specific, ...fallback];
+}
+
+export function providerView(p: ProviderConfig, latest: ProviderHealthCheck | null) {
+  return {
+    id: p.id, name: p.name, vendor: p.vendor, channel: p.channel, priority: p.priority, active: p.active,
+    settings: p.settings, routes: p.countries.map((country) => ({ country, priority: p.priority })), hasCredentials: p.hasCredentials,
+    health: latest ? healthView(latest) : null, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function healthView(h: ProviderHealthCheck) {
+  return { status: h.ok ? 'ok' : 'degraded', ok: h.ok, latencyMs: h.latencyMs, detail: h.detail, balance: h.balance, checkedAt: h.checkedAt.toISOString() };
+}

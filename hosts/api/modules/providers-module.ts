@@ -1,0 +1,14 @@
+import type { Container } from 'inversify';
+import { GetProvider } from '../../../core/use-cases/providers/get-provider.ts';
+import { ListProviders } from '../../../core/use-cases/providers/list-providers.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
+import { providerRoutes } from '../routes/provider-routes.ts';
+import { API } from '../tokens.ts';
+
+export function bindProvidersModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue(
+    (providers, checkProviderHealth) => providerRoutes({
+      listProviders: new ListProviders({ providers }), getProvider: new GetProvider({ providers }), checkProviderHealth,
+    }),
+    [MESSAGING.providerRepository, MESSAGING.checkProviderHealth]).inSingletonScope();
+}

@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_BREAKER_POLICY } from '../core/domain/circuit-breaker.ts';
+import { CHANNELS } from '../core/domain/channel.ts';
+import type { Clock } from '../core/ports/clock.ts';
+import type { ProviderRepository } from '../core/ports/provider-repository.ts';
+import type { ProviderHealth, VendorAdapter } from '../core/ports/vendor-adapter.ts';
+import { ConfigureProviders } from '../core/use-cases/providers/configure-providers.ts';
+import { GuardedProvider } from '../adapters/providers/guarded-provider.ts';
+import { RoutedProviderDirectory, type RoutedEntry } from '../adapters/providers/routed-provider-directory.ts';
+import { SandboxProvider } from '../adapters/providers/sandbox-provider.ts';
+import { createVendorAdapter, isVendorAdapter } from '../adapters/providers/vendor-factory.ts';
+import { ConfigError, type Config } from './config.ts';
+import type { Logger } from './logger.ts';
+
+/**
+ * The live provider set of a process: vendor adapters built from the stored configuration (with
+ * decrypted credentials), each behind a circuit breaker and rate limit, routed by country.
+ */
+export class ProviderRuntime {
+  readonly directory = new RoutedProviderDirectory([], CHANNELS.map((c) => new SandboxProvider(c)));
+  readonly #repository: ProviderRepository;
+  readonly #config: Config;
+  readonly #logger: Logger;
+  #adapters = new Map<string, VendorAdapter>();
+
+  constructor(repository: ProviderRepository, config: Config, logger: Logger) {
+    this.#repository = repository;
+    this.#config = config;
+    this.#logger = logger;
+  }
+
+  /** (Re)builds the adapters from the database. Unknown vendors are logged and skipped. */
+  async reload(): Promise<void> {
+    const entries: RoutedEntry[] = [];
+    const adapters = new Map<string, VendorAdapter>();
+    for (const { config, credentials } of await this.#repository.listWithCredentials()) {
+      if (!config.active) continue;
+      try {
+        const adapter = createVendorAdapter(config, credentials, { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs });
+        if (isVendorAdapter(adapter)) adapters.set(config.id, adapter);
+        entries.push({ config, provider: new GuardedProvider(adapter, {
+          breaker: DEFAULT_BREAKER_POLICY,
+          maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
+          maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
+        }) });
+      } catch (error) {
+        this.#logger.error({ provider: config.name, err: error }, 'provider not loaded');
+      }
+    }
+    this.#adapters = adapters;
+    this.directory.replace(entries);
+  }
+
+  /** Runs the real health check of a loaded provider; null when it is not loaded. */
+  async runHealthCheck(providerId: string): Promise<ProviderHealth | null> {
+    const adapter = this.#adapters.get(providerId);
+    return adapter ? adapter.checkHealth() : null;
+  }
+
+  /** Loaded adapters of one vendor key (inbound callbacks find their parser here). */
+  adaptersOf(vendor: string): VendorAdapter[] {
+    return [...this.#adapters.values()].filter((a) => a.vendor === vendor);
+  }
+
+  allAdapters(): VendorAdapter[] { return [...this.#adapters.values()]; }
+
+  /** Keeps routing current with checks recorded by other processes: reloads health every `intervalMs`. */
+  startHealthRefresh(intervalMs: number): () => void {
+    const timer = setInterval(() => {
+      this.#repository.latestHealth().then((latest) => {
+        for (const [id, check] of latest) this.directory.setHealth(id, check.ok);
+      }).catch((error: unknown) => this.#logger.warn({ err: error }, 'provider health refresh failed'));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}
+
+/**
+ * At start: applies PROVIDERS_FILE when set (credentials written as "env:NAME" are read from the
+ * environment), or seeds one outbox provider per channel on a fresh install so the embedded default
+ * works without vendor accounts.
+ */
+export async function syncProviderConfiguration(repository: ProviderRepository, clock: Clock, config: Config, env: Record<string, string | undefined> = process.env): Promise<void> {
+  const configure = new ConfigureProviders({ providers: repository, clock });
+  if (config.providersFile) {
+    const raw = JSON.parse(await readFile(config.providersFile, 'utf8')) as unknown;
+    await configure.execute(resolveEnvReferences(raw, env));
+    return;
+  }
+  if ((await repository.list()).length > 0) return;
+  await configure.execute({ providers: CHANNELS.map((channel) => ({ name: `outbox-${channel.toLowerCase()}`, vendor: 'outbox', channel, priority: 1000, countries: ['*'] })) });
+}
+
+/** Replaces every "env:NAME" string with the variable's value; a missing variable is a configuration error. */
+export function resolveEnvReferences(value: unknown, env: Record<string, string | undefined>): unknown {
+  if (typeof value === 'string' && value.startsWith('env:')) {
+    const name = value.slice(4);
+    const resolved = env[name];
+    if (resolved === undefined || resolved === '') throw new ConfigError([`PROVIDERS_FILE: environment variable ${name} is not set`]);
+    return resolved;
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveEnvReferences(v, env));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnvReferences(v, env)]));
+  return value;
+}
