@@ -7,6 +7,7 @@ import type { ProviderDirectory } from '../core/ports/channel-provider.ts';
 import type { PricingRepository } from '../core/ports/pricing-repository.ts';
 import { DeliverMessage } from '../core/use-cases/messaging/deliver-message.ts';
 import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
+import { ApplyDeliveryReport } from '../core/use-cases/messaging/apply-delivery-report.ts';
 import type { FraudLimits } from '../core/use-cases/messaging/send-context.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -20,6 +21,7 @@ export const MESSAGING = {
   pricing: token<PricingRepository>('messaging.Pricing'),
   deliverMessage: token<DeliverMessage>('messaging.DeliverMessage'),
   checkProviderHealth: token<CheckProviderHealth>('messaging.CheckProviderHealth'),
+  applyDeliveryReport: token<ApplyDeliveryReport>('messaging.ApplyDeliveryReport'),
   fraudLimits: token<FraudLimits>('messaging.FraudLimits'),
 } as const;
 
@@ -48,6 +50,8 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.checkProviderHealth).toResolvedValue((providers, runtime, ids, clock) => new CheckProviderHealth({
     providers, ids, clock, run: (id) => runtime.runHealthCheck(id), onChecked: (id, ok) => runtime.directory.setHealth(id, ok),
   }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock]).inSingletonScope();
+  container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids) => new ApplyDeliveryReport({ storage, clock, ids }),
+    [INFRA.storage, INFRA.clock, INFRA.ids]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock) => new DeliverMessage({ storage, providers, clock, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60 }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock]).inSingletonScope();

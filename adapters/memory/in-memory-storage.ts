@@ -11,6 +11,7 @@ import { MemoryState } from './memory-state.ts';
 import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
 import { InMemoryMessageRepository } from './in-memory-message-repository.ts';
+import { InMemoryMessageStatusRepository } from './in-memory-message-status-repository.ts';
 import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
 import { InMemorySuppressionRepository } from './in-memory-suppression-repository.ts';
 import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
@@ -22,7 +23,7 @@ import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
 export class InMemoryStorage implements Storage {
   readonly state = new MemoryState();
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
-  readonly messages; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
+  readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -34,6 +35,7 @@ export class InMemoryStorage implements Storage {
     this.apiKeys = new InMemoryApiKeyRepository(this.state);
     this.passwordResets = new InMemoryPasswordResetRepository(this.state);
     this.messages = new InMemoryMessageRepository(this.state);
+    this.messageStatus = new InMemoryMessageStatusRepository(this.state);
     this.templates = new InMemoryTemplateRepository(this.state);
     this.approvals = new InMemoryApprovalRepository(this.state);
     this.pricing = new InMemoryPricingRepository(this.state);

@@ -7,6 +7,7 @@ export * from './in-memory-idempotency-repository.ts';
 export * from './in-memory-job-queue.ts';
 export * from './in-memory-membership-repository.ts';
 export * from './in-memory-message-repository.ts';
+export * from './in-memory-message-status-repository.ts';
 export * from './in-memory-organization-repository.ts';
 export * from './in-memory-password-reset-repository.ts';
 export * from './in-memory-pricing-repository.ts';

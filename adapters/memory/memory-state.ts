@@ -8,6 +8,7 @@ import type { PricingRule } from '../../core/domain/pricing.ts';
 import type { Template } from '../../core/domain/template.ts';
 import type { PasswordReset } from '../../core/ports/password-reset-repository.ts';
 import type { Suppression } from '../../core/ports/suppression-repository.ts';
+import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/message-status-repository.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -31,6 +32,8 @@ export class MemoryState {
   pricingRules: PricingRule[] = [];
   idempotency = new Map<string, { requestHash: string; messageIds: string[]; expiresAt: Date }>();
   suppressions = new Map<string, Suppression>();
+  statusEvents: MessageStatusEvent[] = [];
+  attempts: MessageAttempt[] = [];
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -12,6 +12,7 @@ import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { MikroOrmWalletRepository } from './mikro-orm-wallet-repository.ts';
 import { MikroOrmApprovalRepository } from './mikro-orm-approval-repository.ts';
 import { MikroOrmMessageRepository } from './mikro-orm-message-repository.ts';
+import { SqlMessageStatusRepository } from './sql-message-status-repository.ts';
 import { MikroOrmSuppressionRepository } from './mikro-orm-suppression-repository.ts';
 import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
@@ -35,6 +36,7 @@ export class MikroOrmStorage implements Storage {
   get apiKeys() { return new MikroOrmApiKeyRepository(this.#database.em()); }
   get passwordResets() { return new MikroOrmPasswordResetRepository(this.#database.em()); }
   get messages() { return new MikroOrmMessageRepository(this.#database.em()); }
+  get messageStatus() { return new SqlMessageStatusRepository(this.#database.em()); }
   get templates() { return new MikroOrmTemplateRepository(this.#database.em()); }
   get approvals() { return new MikroOrmApprovalRepository(this.#database.em()); }
   get pricing() { return new SqlPricingRepository(this.#database.em()); }
@@ -55,6 +57,7 @@ export class MikroOrmStorage implements Storage {
       apiKeys: new MikroOrmApiKeyRepository(em),
       passwordResets: new MikroOrmPasswordResetRepository(em),
       messages: new MikroOrmMessageRepository(em),
+      messageStatus: new SqlMessageStatusRepository(em),
       templates: new MikroOrmTemplateRepository(em),
       approvals: new MikroOrmApprovalRepository(em),
       pricing: new SqlPricingRepository(em),

@@ -6,6 +6,8 @@ export const QUEUES = {
   maintenance: 'maintenance',
   /** Periodic real health checks of every active provider. */
   providerHealth: 'provider-health',
+  /** Periodic status polling of vendors without delivery callbacks (Hubtel, mNotify). */
+  deliveryStatusPoll: 'delivery-status-poll',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -2,6 +2,7 @@ import type { ApiKeyRepository } from './api-key-repository.ts';
 import type { ApprovalRepository } from './approval-repository.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
 import type { MessageRepository } from './message-repository.ts';
+import type { MessageStatusRepository } from './message-status-repository.ts';
 import type { PricingRepository } from './pricing-repository.ts';
 import type { SuppressionRepository } from './suppression-repository.ts';
 import type { TemplateRepository } from './template-repository.ts';
@@ -21,6 +22,7 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   passwordResets: PasswordResetRepository;
   messages: MessageRepository;
+  messageStatus: MessageStatusRepository;
   templates: TemplateRepository;
   approvals: ApprovalRepository;
   pricing: PricingRepository;

@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../logger.ts';
 import { authenticate, type Authenticators } from './middleware/authenticate.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
+import { readRawBody } from './middleware/raw-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
@@ -42,7 +43,7 @@ export function createApp(options: AppOptions): Koa {
       ctx.state['routePath'] = route.path;
       const principals = await authenticate(ctx, route, options.auth);
       const result = await route.handler({
-        body: route.rawBody ? undefined : (ctx.request as unknown as { body?: unknown }).body,
+        body: route.rawBody ? await readRawBody(ctx.req, options.bodyLimitBytes) : (ctx.request as unknown as { body?: unknown }).body,
         query: ctx.query as Record<string, string | undefined>,
         params: (ctx as unknown as { params: Record<string, string> }).params,
         user: principals.user, tenant: principals.tenant,

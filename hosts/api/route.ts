@@ -59,7 +59,7 @@ export interface RouteDefinition {
   query?: v.GenericSchema;
   /** Status and description of each documented response. */
   responses: Record<number, string>;
-  /** Receives the raw body (`ctx.rawBody`) instead of parsed JSON: signature checks need the exact bytes. */
+  /** The handler's `body` is the exact request bytes (a Buffer) instead of parsed JSON: signature checks need them. */
   rawBody?: boolean;
   /** The route writes ctx.body itself (RouteResult ignored). */
   custom?: boolean;

@@ -9,6 +9,7 @@ import { INFRA, token } from '../tokens.ts';
 import type { JobHandler } from './job-handler.ts';
 import { maintenanceHandler } from './maintenance-handler.ts';
 import { deliverMessageHandler } from './deliver-message-handler.ts';
+import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
 import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
 
 export const WORKER = {
@@ -19,6 +20,7 @@ export const WORKER = {
 export const SCHEDULES = [
   { queue: QUEUES.maintenance, cron: '*/10 * * * *' },
   { queue: QUEUES.providerHealth, cron: '*/5 * * * *' },
+  { queue: QUEUES.deliveryStatusPoll, cron: '* * * * *' },
 ] as const;
 
 /** The worker host's composition root. */
@@ -27,6 +29,8 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   bindInfrastructure(container, config, logger, infra);
   bindMessaging(container, config, logger, overrides);
   container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
+  container.bind(WORKER.handlers).toResolvedValue((runtime, storage, apply) => deliveryStatusPollHandler(runtime, storage, apply, logger),
+    [MESSAGING.runtime, INFRA.storage, MESSAGING.applyDeliveryReport]);
   container.bind(WORKER.handlers).toResolvedValue((check) => ({
     queue: QUEUES.providerHealth, batchSize: 1,
     async handle() { await check.executeAll(); },

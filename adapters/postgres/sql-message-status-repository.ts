@@ -1,0 +1,56 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import type { DeliveryStatus } from '../../core/domain/channel.ts';
+import type { Message } from '../../core/domain/message.ts';
+import type { MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
+import { MikroOrmMessageRepository } from './mikro-orm-message-repository.ts';
+
+interface EventRow { id: string; message_id: string; organization_id: string; status: string; source: string; detail: string | null; created_at: Date | string }
+interface AttemptRow {
+  id: string; message_id: string; attempt: number; provider: string; outcome: string; retryable: boolean; error_code: string | null;
+  error_message: string | null; provider_message_id: string | null; duration_ms: number; created_at: Date | string;
+}
+
+/** Status history and attempts in SQL; message lookups reuse the message repository's mapping. */
+export class SqlMessageStatusRepository implements MessageStatusRepository {
+  readonly #em: EntityManager;
+  readonly #messages: MikroOrmMessageRepository;
+  constructor(em: EntityManager) { this.#em = em; this.#messages = new MikroOrmMessageRepository(em); }
+
+  async findByProviderRef(provider: string, providerMessageId: string): Promise<Message | null> {
+    const rows = await this.#em.execute<{ id: string }[]>('select id from messages where provider = ? and provider_message_id = ? limit 1', [provider, providerMessageId]);
+    return rows[0] ? this.#messages.findForDelivery(rows[0].id) : null;
+  }
+
+  async listAwaitingReport(provider: string, since: Date, limit: number): Promise<Message[]> {
+    const rows = await this.#em.execute<{ id: string }[]>(
+      `select id from messages where provider = ? and status = 'SENT' and sent_at >= ? order by sent_at limit ?`, [provider, since, limit]);
+    const found = await Promise.all(rows.map((r) => this.#messages.findForDelivery(r.id)));
+    return found.filter((m): m is Message => m !== null);
+  }
+
+  async recordEvent(e: MessageStatusEvent): Promise<void> {
+    await this.#em.execute('insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+      [e.id, e.messageId, e.organizationId, e.status, e.source, e.detail, e.createdAt]);
+  }
+
+  async listEvents(messageId: string): Promise<MessageStatusEvent[]> {
+    const rows = await this.#em.execute<EventRow[]>('select * from message_status_events where message_id = ? order by created_at, id limit 100', [messageId]);
+    return rows.map((r) => ({ id: r.id, messageId: r.message_id, organizationId: r.organization_id, status: r.status as DeliveryStatus, source: r.source, detail: r.detail, createdAt: new Date(r.created_at) }));
+  }
+
+  async recordAttempt(a: MessageAttempt): Promise<void> {
+    await this.#em.execute(
+      `insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, error_code, error_message, provider_message_id, duration_ms, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [a.id, a.messageId, a.attempt, a.provider, a.outcome, a.retryable, a.errorCode, a.errorMessage?.slice(0, 1000) ?? null, a.providerMessageId, a.durationMs, a.createdAt]);
+  }
+
+  async listAttempts(messageId: string): Promise<MessageAttempt[]> {
+    const rows = await this.#em.execute<AttemptRow[]>('select * from message_attempts where message_id = ? order by created_at, id limit 100', [messageId]);
+    return rows.map((r) => ({
+      id: r.id, messageId: r.message_id, attempt: Number(r.attempt), provider: r.provider, outcome: r.outcome as MessageAttempt['outcome'],
+      retryable: r.retryable, errorCode: r.error_code, errorMessage: r.error_message, providerMessageId: r.provider_message_id,
+      durationMs: Number(r.duration_ms), createdAt: new Date(r.created_at),
+    }));
+  }
+}

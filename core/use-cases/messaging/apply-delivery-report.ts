@@ -1,0 +1,55 @@
+import type { DeliveryStatus } from '../../domain/channel.ts';
+import type { Message } from '../../domain/message.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { Storage } from '../../ports/storage.ts';
+import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
+
+/** How far along a status is: a report may only move a message forward. */
+const RANK: Record<DeliveryStatus, number> = { QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3 };
+
+export interface ApplyDeliveryReportDeps {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  onStatusChange?: (message: Message) => void;
+}
+
+/**
+ * Applies a vendor delivery report (callback or polling) to its message. The state never moves
+ * backwards (a late SENT after DELIVERED changes nothing), duplicates are harmless, a final FAILED
+ * refunds the charge (once: the REFUND ledger entry references the message), and every real change is
+ * recorded as a status event for history and `message.status.updated` webhooks. Unknown references
+ * are ignored (returns null).
+ */
+export class ApplyDeliveryReport {
+  readonly #deps: ApplyDeliveryReportDeps;
+  constructor(deps: ApplyDeliveryReportDeps) { this.#deps = deps; }
+
+  async execute(provider: string, report: DeliveryReport, source: string): Promise<Message | null> {
+    const { storage, clock, ids } = this.#deps;
+    const message = await storage.messageStatus.findByProviderRef(provider, report.providerMessageId);
+    if (!message || RANK[report.status] <= RANK[message.status]) return null;
+    const changed = await storage.transaction(async (tx) => {
+      const now = clock.now();
+      const at = report.occurredAt ?? now;
+      const from: DeliveryStatus[] = (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[report.status]);
+      const updated = await tx.messages.transition(message.id, from, report.status === 'FAILED'
+        ? { status: 'FAILED', errorCode: report.errorCode ?? 'UNDELIVERED', errorMessage: `Provider reported ${report.vendorStatus}`, failedAt: at, cost: 0, updatedAt: now }
+        : report.status === 'DELIVERED' ? { status: 'DELIVERED', deliveredAt: at, updatedAt: now } : { status: 'SENT', sentAt: at, updatedAt: now });
+      if (!updated) return null;
+      if (report.status === 'FAILED' && message.cost > 0) {
+        await tx.wallets.update(message.organizationId, () => ({
+          amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} undelivered (${report.vendorStatus})`,
+        }), now);
+      }
+      await tx.messageStatus.recordEvent({
+        id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
+        detail: report.vendorStatus, createdAt: now,
+      });
+      return updated;
+    });
+    if (changed) this.#deps.onStatusChange?.(changed);
+    return changed;
+  }
+}
