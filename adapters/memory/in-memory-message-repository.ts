@@ -33,9 +33,9 @@ export class InMemoryMessageRepository implements MessageRepository {
     return copy(m);
   }
 
-  async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number): Promise<MessagePage> {
+  async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo = Infinity): Promise<MessagePage> {
     const all = this.#filtered(organizationId, filter);
-    return { items: all.slice(offset, offset + limit).map(copy), total: all.length };
+    return { items: all.slice(offset, offset + limit).map(copy), total: Math.min(all.length, countUpTo) };
   }
 
   async *stream(organizationId: string, filter: DeliveryLogFilter, limit: number): AsyncIterable<Message> {

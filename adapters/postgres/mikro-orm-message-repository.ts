@@ -6,7 +6,7 @@ import type { DeliveryLogFilter, MessagePage, MessagePatch, MessageRepository } 
 import { MessageEntity } from './entities/message-entity.ts';
 
 type Row = InferEntity<typeof MessageEntity>;
-const STREAM_CHUNK = 500;
+const STREAM_CHUNK = 1_000;
 
 export class MikroOrmMessageRepository implements MessageRepository {
   readonly #em: EntityManager;
@@ -41,30 +41,49 @@ export class MikroOrmMessageRepository implements MessageRepository {
     return updated === 1 ? this.findForDelivery(id) : null;
   }
 
-  async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number): Promise<MessagePage> {
-    const where = whereOf(organizationId, filter);
+  async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo?: number): Promise<MessagePage> {
     const [rows, total] = await Promise.all([
-      this.#em.find(MessageEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset, disableIdentityMap: true }),
-      this.#em.fork().count(MessageEntity, where),
+      limit > 0 ? this.#newestFirst(organizationId, filter, null, offset, limit) : Promise.resolve([]),
+      countUpTo === undefined ? this.#em.fork().count(MessageEntity, whereOf(organizationId, filter)) : this.#countUpTo(organizationId, filter, countUpTo),
     ]);
-    return { items: rows.map(toMessage), total };
+    return { items: rows.map(fromSelected), total };
   }
 
+  /** Keyset chunks: each query starts below the last row seen, (created_at, id) < last, so no chunk rescans earlier rows. */
   async *stream(organizationId: string, filter: DeliveryLogFilter, limit: number): AsyncIterable<Message> {
     let remaining = limit;
-    let after: { createdAt: Date; id: string } | null = null;
+    let before: SelectedRow | null = null;
     while (remaining > 0) {
-      const where: Record<string, unknown> = { ...whereOf(organizationId, filter) };
-      if (after) where['$or'] = [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }];
-      const rows: Row[] = await this.#em.find(MessageEntity, where as never, {
-        orderBy: { createdAt: 'desc', id: 'desc' }, limit: Math.min(STREAM_CHUNK, remaining), disableIdentityMap: true,
-      });
-      for (const row of rows) yield toMessage(row);
-      if (rows.length < Math.min(STREAM_CHUNK, remaining)) return;
+      const size = Math.min(STREAM_CHUNK, remaining);
+      const rows = await this.#newestFirst(organizationId, filter, before, 0, size);
+      for (const row of rows) yield fromSelected(row);
+      if (rows.length < size) return;
       remaining -= rows.length;
-      const last = rows[rows.length - 1]!;
-      after = { createdAt: last.createdAt, id: last.id };
+      before = rows[rows.length - 1]!;
     }
+  }
+
+  /**
+   * Delivery logs newest first in plain SQL: hydrating entities costs about 20 ms per 1,000 rows, five
+   * times the query (docs/performance.md, bench:logs). The order is served by the (organization_id[,
+   * status][, channel], created_at desc, id desc) indexes.
+   */
+  async #newestFirst(organizationId: string, filter: DeliveryLogFilter, before: SelectedRow | null, offset: number, limit: number): Promise<SelectedRow[]> {
+    const { sql, params } = conditionsOf(organizationId, filter);
+    // The cursor is the database's own text of created_at: a JS Date would drop microseconds and skip rows.
+    const keyset = before ? ' and (created_at, id) < (?::timestamptz, ?)' : '';
+    const cursor = before ? [before.createdAt, before.id] : [];
+    return this.#em.execute<SelectedRow[]>(
+      `select ${selectList(this.#em)} from messages where ${sql}${keyset} order by created_at desc, id desc limit ? offset ?`,
+      [...params, ...cursor, limit, offset]);
+  }
+
+  /** Counts at most `cap` rows: an index-only scan of a bounded range, a few milliseconds however many rows match. */
+  async #countUpTo(organizationId: string, filter: DeliveryLogFilter, cap: number): Promise<number> {
+    const { sql, params } = conditionsOf(organizationId, filter);
+    const [row] = await this.#em.execute<{ n: string | number }[]>(
+      `select count(*) as n from (select 1 from messages where ${sql} limit ?) capped`, [...params, cap]);
+    return Number(row?.n ?? 0);
   }
 
   async countSince(organizationId: string, since: Date): Promise<number> {
@@ -88,6 +107,33 @@ function whereOf(organizationId: string, filter: DeliveryLogFilter) {
   if (filter.status) where.status = filter.status;
   if (filter.channel) where.channel = filter.channel;
   return where;
+}
+
+function conditionsOf(organizationId: string, filter: DeliveryLogFilter): { sql: string; params: unknown[] } {
+  const conditions = ['organization_id = ?'];
+  const params: unknown[] = [organizationId];
+  if (filter.status) { conditions.push('status = ?'); params.push(filter.status); }
+  if (filter.channel) { conditions.push('channel = ?'); params.push(filter.channel); }
+  return { sql: conditions.join(' and '), params };
+}
+
+/** A raw row selected with the entity's property names as column aliases; timestamps may arrive as text. */
+type SelectedRow = Omit<Row, DateKey> & Record<DateKey, Date | string | null>;
+type DateKey = 'leaseUntil' | 'createdAt' | 'updatedAt' | 'sentAt' | 'deliveredAt' | 'failedAt';
+
+let selected: string | null = null;
+/** `organization_id as "organizationId", ...` for every property of the entity, built once from its metadata. */
+function selectList(em: EntityManager): string {
+  selected ??= em.getMetadata(MessageEntity).props.map((p) => `${p.fieldNames[0]} as "${p.name}"`).join(', ');
+  return selected;
+}
+
+function fromSelected(row: SelectedRow): Message {
+  const date = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
+  return toMessage({
+    ...row, leaseUntil: date(row.leaseUntil), createdAt: date(row.createdAt)!, updatedAt: date(row.updatedAt)!,
+    sentAt: date(row.sentAt), deliveredAt: date(row.deliveredAt), failedAt: date(row.failedAt),
+  } as Row);
 }
 
 function toMessage(row: Row): Message {

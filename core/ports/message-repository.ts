@@ -30,8 +30,12 @@ export interface MessageRepository {
    * two workers can never both claim one message.
    */
   transition(id: string, from: readonly DeliveryStatus[], patch: MessagePatch, leaseFreeAt?: Date): Promise<Message | null>;
-  /** Newest first (createdAt, then id), `limit` at most 100. */
-  list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number): Promise<MessagePage>;
+  /**
+   * Newest first (createdAt, then id), `limit` at most 100 (0 only counts). `total` counts the matching
+   * messages but stops at `countUpTo` when given: an exact count over a million rows is too slow for
+   * a page request (docs/adr/0006-delivery-log-pagination.md).
+   */
+  list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo?: number): Promise<MessagePage>;
   /** Newest first, at most `limit` rows, streamed in chunks. */
   stream(organizationId: string, filter: DeliveryLogFilter, limit: number): AsyncIterable<Message>;
   /** Messages created since `since` for the organization, REJECTED excluded. */

@@ -11,6 +11,7 @@ import { bindProvidersModule } from './modules/providers-module.ts';
 import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
+import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
@@ -31,6 +32,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindProvidersModule,
   bindOrganizationsModule,
   bindApiKeysModule,
+  bindDeliveryLogsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -1,7 +1,8 @@
 import { foundation } from './0001-foundation.ts';
 import { messaging } from './0002-messaging.ts';
+import { deliveryLogIndexes } from './0003-delivery-log-indexes.ts';
 import { providers } from './0004-providers.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes];
