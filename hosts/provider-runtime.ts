@@ -37,7 +37,7 @@ export class ProviderRuntime {
     for (const { config, credentials } of await this.#repository.listWithCredentials()) {
       if (!config.active) continue;
       try {
-        const adapter = createVendorAdapter(config, credentials, { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs });
+        const adapter = createVendorAdapter(config, credentials, { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs, publicUrl: this.#config.publicUrl });
         if (isVendorAdapter(adapter)) adapters.set(config.id, adapter);
         entries.push({ config, provider: new GuardedProvider(adapter, {
           breaker: DEFAULT_BREAKER_POLICY,

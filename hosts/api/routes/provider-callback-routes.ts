@@ -17,8 +17,9 @@ export interface ProviderCallbackDeps {
  * vendor (different accounts), the first whose credentials verify the callback takes it.
  */
 export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinition[] {
-  return [{
-    method: 'POST', path: '/providers/callbacks/:vendor', tag: 'Providers', summary: 'Delivery report callback from a vendor',
+  // Most vendors POST their reports; Arkesel calls the callback URL with GET and query parameters.
+  return (['POST', 'GET'] as const).map((method): RouteDefinition => ({
+    method, path: '/providers/callbacks/:vendor', tag: 'Providers', summary: 'Delivery report callback from a vendor',
     auth: 'none', rawBody: true,
     responses: { 200: 'Reports applied', 401: 'INVALID_SIGNATURE', 404: 'NOT_FOUND (no provider of this vendor takes callbacks)' },
     handler: async ({ params, body, headers, koa }) => {
@@ -43,5 +44,5 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
       }
       throw lastError;
     },
-  }];
+  }));
 }
