@@ -10,6 +10,7 @@ import { GuardedProvider } from '../adapters/providers/guarded-provider.ts';
 import { RoutedProviderDirectory, type RoutedEntry } from '../adapters/providers/routed-provider-directory.ts';
 import { SandboxProvider } from '../adapters/providers/sandbox-provider.ts';
 import { createVendorAdapter, isVendorAdapter } from '../adapters/providers/vendor-factory.ts';
+import { verifyChallenge } from '../adapters/providers/meta-whatsapp.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -23,6 +24,7 @@ export class ProviderRuntime {
   readonly #config: Config;
   readonly #logger: Logger;
   #adapters = new Map<string, VendorAdapter>();
+  #verifyTokens: string[] = [];
 
   constructor(repository: ProviderRepository, config: Config, logger: Logger) {
     this.#repository = repository;
@@ -34,8 +36,10 @@ export class ProviderRuntime {
   async reload(): Promise<void> {
     const entries: RoutedEntry[] = [];
     const adapters = new Map<string, VendorAdapter>();
+    const verifyTokens: string[] = [];
     for (const { config, credentials } of await this.#repository.listWithCredentials()) {
       if (!config.active) continue;
+      if (config.vendor === 'meta-whatsapp' && credentials['verifyToken']) verifyTokens.push(credentials['verifyToken']);
       try {
         const adapter = createVendorAdapter(config, credentials, { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs, publicUrl: this.#config.publicUrl });
         if (isVendorAdapter(adapter)) adapters.set(config.id, adapter);
@@ -49,6 +53,7 @@ export class ProviderRuntime {
       }
     }
     this.#adapters = adapters;
+    this.#verifyTokens = verifyTokens;
     this.directory.replace(entries);
   }
 
@@ -64,6 +69,19 @@ export class ProviderRuntime {
   }
 
   allAdapters(): VendorAdapter[] { return [...this.#adapters.values()]; }
+
+  /**
+   * Meta's webhook verification handshake (GET with hub.mode=subscribe): the challenge to echo when the
+   * verify token matches a WhatsApp provider's credentials.verifyToken, else null.
+   */
+  webhookChallenge(vendor: string, query: Record<string, unknown>): string | null {
+    if (vendor !== 'meta-whatsapp') return null;
+    for (const token of this.#verifyTokens) {
+      const challenge = verifyChallenge(query, token);
+      if (challenge !== null) return challenge;
+    }
+    return null;
+  }
 
   /** Keeps routing current with checks recorded by other processes: reloads health every `intervalMs`. */
   startHealthRefresh(intervalMs: number): () => void {

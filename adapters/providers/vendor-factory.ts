@@ -1,7 +1,15 @@
 import type { ProviderConfig } from '../../core/domain/provider.ts';
 import type { ChannelProvider } from '../../core/ports/channel-provider.ts';
 import type { VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+import { AfricasTalkingSmsProvider } from './africas-talking-sms.ts';
+import { AfricasTalkingVoiceProvider } from './africas-talking-voice.ts';
 import { ArkeselSmsProvider } from './arkesel-sms.ts';
+import { FcmPushProvider } from './fcm-push.ts';
+import { MetaWhatsappProvider } from './meta-whatsapp.ts';
+import { SendgridEmailProvider } from './sendgrid-email.ts';
+import { SmtpEmailProvider } from './smtp-email.ts';
+import { TwilioSmsProvider } from './twilio-sms.ts';
+import { TwilioVoiceProvider } from './twilio-voice.ts';
 import { HubtelSmsProvider } from './hubtel-sms.ts';
 import { MnotifySmsProvider } from './mnotify-sms.ts';
 import { OutboxProvider } from './outbox-provider.ts';
@@ -21,6 +29,11 @@ function need(values: Record<string, string>, key: string, provider: ProviderCon
   return value;
 }
 
+/** `{ key: value }` when the value is set, else nothing (exactOptionalPropertyTypes-friendly). */
+function optional(values: Record<string, string>, key: string): Record<string, string> {
+  return values[key] ? { [key]: values[key] } : {};
+}
+
 /** Optional base URL and timeout shared by the HTTP vendors. */
 function common(config: ProviderConfig, context: FactoryContext) {
   return { name: config.name, timeoutMs: context.timeoutMs, ...(config.settings['baseUrl'] ? { baseUrl: config.settings['baseUrl'] } : {}) };
@@ -38,6 +51,43 @@ export const VENDOR_BUILDERS: Record<string, Builder> = {
   'hubtel-sms': (config, credentials, context) => new HubtelSmsProvider({
     ...common(config, context), credentials: { clientId: need(credentials, 'clientId', config), clientSecret: need(credentials, 'clientSecret', config) },
     from: need(config.settings, 'from', config),
+  }),
+  'africas-talking-sms': (config, credentials, context) => new AfricasTalkingSmsProvider({
+    ...common(config, context), credentials: { username: need(credentials, 'username', config), apiKey: need(credentials, 'apiKey', config) },
+    ...optional(config.settings, 'senderId'), sandbox: config.settings['sandbox'] === 'true', ...optional(credentials, 'callbackToken'),
+  }),
+  'africas-talking-voice': (config, credentials, context) => new AfricasTalkingVoiceProvider({
+    ...common(config, context), credentials: { username: need(credentials, 'username', config), apiKey: need(credentials, 'apiKey', config) },
+    from: need(config.settings, 'from', config), sandbox: config.settings['sandbox'] === 'true', ...optional(credentials, 'callbackToken'),
+  }),
+  'twilio-sms': (config, credentials, context) => new TwilioSmsProvider({
+    ...common(config, context), credentials: { accountSid: need(credentials, 'accountSid', config), authToken: need(credentials, 'authToken', config) },
+    ...optional(config.settings, 'from'), ...optional(config.settings, 'messagingServiceSid'),
+    statusCallbackUrl: `${context.publicUrl}/providers/callbacks/twilio-sms`,
+  }),
+  'twilio-voice': (config, credentials, context) => new TwilioVoiceProvider({
+    ...common(config, context), credentials: { accountSid: need(credentials, 'accountSid', config), authToken: need(credentials, 'authToken', config) },
+    from: need(config.settings, 'from', config), statusCallbackUrl: `${context.publicUrl}/providers/callbacks/twilio-voice`,
+  }),
+  'meta-whatsapp': (config, credentials, context) => new MetaWhatsappProvider({
+    ...common(config, context), credentials: { accessToken: need(credentials, 'accessToken', config), ...optional(credentials, 'appSecret') },
+    phoneNumberId: need(config.settings, 'phoneNumberId', config), ...optional(config.settings, 'apiVersion'),
+    ...(config.settings['mode'] === 'template' ? { mode: 'template' as const } : {}),
+    ...optional(config.settings, 'templateName'), ...optional(config.settings, 'templateLanguage'),
+  }),
+  'fcm-push': (config, credentials, context) => new FcmPushProvider({
+    ...common(config, context), credentials: { serviceAccountJson: need(credentials, 'serviceAccountJson', config) }, ...optional(config.settings, 'defaultTitle'),
+  }),
+  'smtp-email': (config, credentials, context) => new SmtpEmailProvider({
+    name: config.name, timeoutMs: context.timeoutMs, host: need(config.settings, 'host', config), from: need(config.settings, 'from', config),
+    ...(config.settings['port'] ? { port: Number(config.settings['port']) } : {}),
+    ...(config.settings['secure'] ? { secure: config.settings['secure'] === 'true' } : {}),
+    ...(config.settings['requireTLS'] ? { requireTLS: config.settings['requireTLS'] === 'true' } : {}),
+    ...(credentials['user'] ? { credentials: { user: credentials['user'], pass: credentials['pass'] ?? '' } } : {}),
+  }),
+  'sendgrid-email': (config, credentials, context) => new SendgridEmailProvider({
+    ...common(config, context), credentials: { apiKey: need(credentials, 'apiKey', config), ...optional(credentials, 'webhookPublicKey') },
+    from: need(config.settings, 'from', config), ...optional(config.settings, 'replyTo'),
   }),
   'mnotify-sms': (config, credentials, context) => new MnotifySmsProvider({
     ...common(config, context), credentials: { apiKey: need(credentials, 'apiKey', config) }, senderId: need(config.settings, 'senderId', config),

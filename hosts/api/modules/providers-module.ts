@@ -14,6 +14,10 @@ export function bindProvidersModule(container: Container): void {
     }),
     [MESSAGING.providerRepository, MESSAGING.checkProviderHealth]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (runtime, applyDeliveryReport, config) => providerCallbackRoutes({ adaptersOf: (vendor) => runtime.adaptersOf(vendor), applyDeliveryReport, publicUrl: config.publicUrl }),
-    [MESSAGING.runtime, MESSAGING.applyDeliveryReport, INFRA.config]).inSingletonScope();
+    (runtime, applyDeliveryReport, config, storage) => providerCallbackRoutes({
+      adaptersOf: (vendor) => runtime.adaptersOf(vendor), applyDeliveryReport, publicUrl: config.publicUrl,
+      webhookChallenge: (vendor, query) => runtime.webhookChallenge(vendor, query),
+      findMessage: (provider, id) => storage.messageStatus.findByProviderRef(provider, id),
+    }),
+    [MESSAGING.runtime, MESSAGING.applyDeliveryReport, INFRA.config, INFRA.storage]).inSingletonScope();
 }

@@ -1,9 +1,30 @@
 import { AppError, isAppError } from '../../../core/errors.ts';
 import type { ApplyDeliveryReport } from '../../../core/use-cases/messaging/apply-delivery-report.ts';
-import type { VendorAdapter } from '../../../core/ports/vendor-adapter.ts';
-import { ok, type RouteDefinition } from '../route.ts';
+import type { Message } from '../../../core/domain/message.ts';
+import type { InboundCallback, VendorAdapter } from '../../../core/ports/vendor-adapter.ts';
+import type { RouteDefinition } from '../route.ts';
+
+/** For an answered call of a speaking voice vendor: the XML that reads the message out; else null. */
+async function speechFor(adapter: VendorAdapter, callback: InboundCallback, deps: ProviderCallbackDeps): Promise<string | null> {
+  const speaking = adapter as Partial<SpeakingAdapter>;
+  if (typeof speaking.activeSessionId !== 'function' || typeof speaking.sayXml !== 'function') return null;
+  const sessionId = speaking.activeSessionId(callback);
+  if (!sessionId) return null;
+  const message = await deps.findMessage(adapter.name, sessionId);
+  return message ? speaking.sayXml(message.body) : null;
+}
+
+/** A voice vendor that asks us, when the callee answers, what to say (Africa's Talking). */
+interface SpeakingAdapter {
+  activeSessionId(callback: InboundCallback): string | null;
+  sayXml(text: string): string;
+}
 
 export interface ProviderCallbackDeps {
+  /** Webhook verification handshakes (Meta): the challenge to echo, or null. */
+  webhookChallenge: (vendor: string, query: Record<string, unknown>) => string | null;
+  /** Finds the message a vendor session refers to (the text to speak on answered calls). */
+  findMessage: (provider: string, providerMessageId: string) => Promise<Message | null>;
   /** Loaded adapters of a vendor key. */
   adaptersOf: (vendor: string) => VendorAdapter[];
   applyDeliveryReport: ApplyDeliveryReport;
@@ -19,10 +40,17 @@ export interface ProviderCallbackDeps {
 export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinition[] {
   // Most vendors POST their reports; Arkesel calls the callback URL with GET and query parameters.
   return (['POST', 'GET'] as const).map((method): RouteDefinition => ({
-    method, path: '/providers/callbacks/:vendor', tag: 'Providers', summary: 'Delivery report callback from a vendor',
+    method, path: '/providers/callbacks/:vendor', custom: true, tag: 'Providers', summary: 'Delivery report callback from a vendor',
     auth: 'none', rawBody: true,
     responses: { 200: 'Reports applied', 401: 'INVALID_SIGNATURE', 404: 'NOT_FOUND (no provider of this vendor takes callbacks)' },
-    handler: async ({ params, body, headers, koa }) => {
+    handler: async ({ params, body, headers, koa, query }) => {
+      if (method === 'GET' && query['hub.mode'] !== undefined) {
+        const challenge = deps.webhookChallenge(params['vendor'] ?? '', query);
+        if (challenge === null) throw new AppError('FORBIDDEN', 'Webhook verification token does not match');
+        koa.type = 'text/plain';
+        koa.body = challenge;
+        return;
+      }
       const adapters = deps.adaptersOf(params['vendor'] ?? '').filter((a) => typeof a.parseCallback === 'function');
       if (adapters.length === 0) throw new AppError('NOT_FOUND', 'No provider of this vendor accepts callbacks');
       const callback = {
@@ -40,7 +68,14 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
         }
         let applied = 0;
         for (const report of reports) if (await deps.applyDeliveryReport.execute(adapter.name, report, `callback:${adapter.vendor}`)) applied += 1;
-        return ok({ received: reports.length, applied });
+        const speech = await speechFor(adapter, callback, deps);
+        if (speech !== null) {
+          koa.type = 'application/xml';
+          koa.body = speech;
+        } else {
+          koa.body = { success: true, data: { received: reports.length, applied } };
+        }
+        return;
       }
       throw lastError;
     },

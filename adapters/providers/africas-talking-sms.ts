@@ -1,0 +1,209 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../core/errors.ts';
+import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
+import type { DeliveryReport, InboundCallback, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+import {
+  asNumber, asRecord, asString, callVendor, codeFromText, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText,
+  type VendorAnswer,
+} from './ghana-sms-http.ts';
+
+export const AFRICAS_TALKING_API_URL = 'https://api.africastalking.com';
+export const AFRICAS_TALKING_SANDBOX_API_URL = 'https://api.sandbox.africastalking.com';
+const LABEL = "Africa's Talking";
+
+export interface AfricasTalkingCredentials {
+  /** The app username ('sandbox' for the sandbox app). */
+  username: string;
+  apiKey: string;
+}
+
+export interface AfricasTalkingSmsOptions {
+  credentials: AfricasTalkingCredentials;
+  /** Registered alphanumeric sender or short code; without one AT uses its shared sender. A message's own sender id wins. */
+  senderId?: string;
+  /** Talk to AT's sandbox host (default false); `baseUrl` wins. */
+  sandbox?: boolean;
+  baseUrl?: string;
+  timeoutMs?: number;
+  /** Provider instance name; defaults to the vendor key. */
+  name?: string;
+  /**
+   * AT does not sign callbacks. When set, a delivery report is only believed if its URL carries
+   * `?token=<callbackToken>` (configure the callback URL with it in the AT dashboard).
+   */
+  callbackToken?: string;
+}
+
+/** Per-recipient `statusCode`s of a send that is not accepted: [retryable, normalized code]. */
+const RECIPIENT_FAILURES: Record<number, [boolean, string]> = {
+  401: [false, 'VENDOR_REJECTED'], // RiskHold
+  402: [false, 'INVALID_SENDER'],
+  403: [false, 'INVALID_NUMBER'],
+  404: [false, 'INVALID_NUMBER'], // UnsupportedNumberType
+  405: [false, 'VENDOR_BALANCE'],
+  406: [false, 'UNSUBSCRIBED'], // UserInBlacklist
+  407: [false, 'NOT_ROUTABLE'],
+  409: [false, 'VENDOR_REJECTED'], // meaning unconfirmed (DND or duplicate)
+  500: [true, 'VENDOR_UNAVAILABLE'],
+  501: [true, 'VENDOR_UNAVAILABLE'],
+  502: [true, 'VENDOR_UNAVAILABLE'],
+};
+
+/** Delivery-report `status` words; Sent, Submitted and Buffered are not final. */
+const STATUSES: Record<string, Pick<DeliveryReport, 'status' | 'errorCode'>> = {
+  sent: { status: 'SENT', errorCode: null },
+  submitted: { status: 'SENT', errorCode: null },
+  buffered: { status: 'SENT', errorCode: null },
+  success: { status: 'DELIVERED', errorCode: null },
+  rejected: { status: 'FAILED', errorCode: 'REJECTED' },
+  failed: { status: 'FAILED', errorCode: 'UNDELIVERED' },
+};
+
+/** `failureReason`s that say more than the status word. */
+const FAILURE_REASONS: Record<string, string> = {
+  userinblacklist: 'UNSUBSCRIBED',
+  userdoesnotexist: 'INVALID_NUMBER',
+  notnetworksubscriber: 'INVALID_NUMBER',
+  absentsubscriber: 'UNREACHABLE',
+  userisinactive: 'UNREACHABLE',
+  useraccountsuspended: 'UNREACHABLE',
+};
+
+/**
+ * Africa's Talking SMS: `POST /version1/messaging`, form-encoded, `apiKey` header, `username` in the
+ * body, recipients in E.164 with '+'. Success is HTTP 201 with one entry per recipient whose
+ * `statusCode` 100-102 means accepted. Delivery reports arrive as unsigned form POSTs (`id`, `status`,
+ * `failureReason`) to the URL configured in the AT dashboard.
+ */
+export class AfricasTalkingSmsProvider implements VendorAdapter {
+  readonly vendor = 'africas-talking-sms';
+  readonly channel = 'SMS' as const;
+  readonly name: string;
+  readonly #baseUrl: string;
+  readonly #credentials: AfricasTalkingCredentials;
+  readonly #senderId: string | null;
+  readonly #timeoutMs: number;
+  readonly #callbackToken: string | null;
+
+  constructor(options: AfricasTalkingSmsOptions) {
+    this.name = options.name ?? this.vendor;
+    this.#baseUrl = trimSlash(options.baseUrl ?? (options.sandbox ? AFRICAS_TALKING_SANDBOX_API_URL : AFRICAS_TALKING_API_URL));
+    this.#credentials = options.credentials;
+    this.#senderId = options.senderId ?? null;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#callbackToken = options.callbackToken ?? null;
+  }
+
+  async send(message: OutboundMessage): Promise<ProviderResult> {
+    const to = e164(message.to);
+    const form = new URLSearchParams({ username: this.#credentials.username, to, message: message.body, bulkSMSMode: '1' });
+    const from = message.senderId ?? this.#senderId;
+    if (from) form.set('from', from);
+    const call = await callVendor(LABEL, new URL(`${this.#baseUrl}/version1/messaging`), { method: 'POST', headers: africasTalkingHeaders(this.#credentials), body: form.toString() }, this.#timeoutMs);
+    return call.ok ? this.#readSend(call.answer, to) : call.failure;
+  }
+
+  checkHealth(): Promise<ProviderHealth> {
+    return africasTalkingHealth(this.#baseUrl, this.#credentials, this.#timeoutMs);
+  }
+
+  /**
+   * A delivery report (form POST; JSON read too). Throws INVALID_SIGNATURE when a callback token is
+   * configured and the URL does not carry it, VALIDATION_ERROR without `id` or `status`; an unknown
+   * status word yields no report.
+   */
+  parseCallback(callback: InboundCallback): DeliveryReport[] {
+    checkCallbackToken(callback, this.#callbackToken);
+    const fields = callbackFields(callback);
+    const id = fields['id'];
+    const status = fields['status'];
+    if (!id || !status) throw new AppError('VALIDATION_ERROR', "Africa's Talking delivery report without id or status");
+    const mapped = STATUSES[status.trim().toLowerCase()];
+    if (!mapped) return [];
+    const reason = fields['failureReason']?.trim().toLowerCase() ?? '';
+    const errorCode = mapped.status === 'FAILED' ? FAILURE_REASONS[reason] ?? mapped.errorCode : null;
+    return [{ providerMessageId: id, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
+  }
+
+  #readSend(answer: VendorAnswer, to: string): ProviderResult {
+    const secrets = [this.#credentials.apiKey];
+    if (!isSuccess(answer)) return httpFailure(LABEL, answer, vendorText(asRecord(answer.json)['errorMessage'], secrets));
+    const data = asRecord(asRecord(answer.json)['SMSMessageData']);
+    const recipients = Array.isArray(data['Recipients']) ? data['Recipients'].map(asRecord) : [];
+    const mine = recipients.find((r) => r['number'] === to) ?? recipients[0];
+    if (!mine) {
+      // AT answers a refused request (bad sender id ...) with 201, no recipients and the reason in Message.
+      if (answer.json === null) return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: answer is not JSON (HTTP ${answer.status})`);
+      const reason = vendorText(data['Message'], secrets);
+      return vendorFailure(false, codeFromText(reason) ?? 'VENDOR_REJECTED', `${LABEL}: request refused: ${reason || 'no reason given'}`);
+    }
+    const statusCode = asNumber(mine['statusCode']) ?? 0;
+    const messageId = asString(mine['messageId']);
+    const word = vendorText(mine['status'], secrets);
+    if (statusCode >= 100 && statusCode <= 102 && messageId && messageId !== 'None') return { accepted: true, providerMessageId: messageId, delivered: false };
+    if (statusCode >= 100 && statusCode <= 102) {
+      // Accepted without an id: resubmitting could send twice, so this is not retryable.
+      return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: recipient accepted (${statusCode}) without a message id`);
+    }
+    const [retryable, code] = RECIPIENT_FAILURES[statusCode] ?? [false, 'VENDOR_REJECTED'];
+    return vendorFailure(retryable, code, `${LABEL}: recipient status ${statusCode} ${word}`.trim());
+  }
+}
+
+/** The headers of every AT call; without `Accept: application/json` AT answers XML. */
+export function africasTalkingHeaders(credentials: AfricasTalkingCredentials): Record<string, string> {
+  return { apikey: credentials.apiKey, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
+}
+
+/** `GET /version1/user?username=`: authenticated application data with the balance ("GHS 1,204.50"). */
+export async function africasTalkingHealth(apiBaseUrl: string, credentials: AfricasTalkingCredentials, timeoutMs: number): Promise<ProviderHealth> {
+  const url = new URL(`${trimSlash(apiBaseUrl)}/version1/user`);
+  url.searchParams.set('username', credentials.username);
+  const call = await callVendor(LABEL, url, { method: 'GET', headers: africasTalkingHeaders(credentials) }, timeoutMs);
+  if (!call.ok) return unhealthy(call.latencyMs, call.failure.errorMessage);
+  const { answer } = call;
+  const secrets = [credentials.apiKey];
+  if (!isSuccess(answer)) return unhealthy(answer.latencyMs, httpFailure(LABEL, answer, vendorText(asRecord(answer.json)['errorMessage'], secrets)).errorMessage);
+  const balanceText = vendorText(asRecord(asRecord(answer.json)['UserData'])['balance'], secrets);
+  if (!balanceText) return unhealthy(answer.latencyMs, `${LABEL}: account answer without a balance (HTTP ${answer.status})`);
+  return { ok: true, latencyMs: answer.latencyMs, detail: `${LABEL}: balance ${balanceText}`, balance: asNumber(balanceText) };
+}
+
+/** Throws INVALID_SIGNATURE unless the callback URL carries `token=<expected>` (no check when none is configured). */
+export function checkCallbackToken(callback: InboundCallback, expected: string | null): void {
+  if (expected === null) return;
+  let given = '';
+  try { given = new URL(callback.url).searchParams.get('token') ?? ''; } catch { given = ''; }
+  if (!sameSecret(given, expected)) throw new AppError('INVALID_SIGNATURE', "Africa's Talking callback token is missing or wrong");
+}
+
+/** The fields of an AT callback: a form body (AT's format), or a JSON object. */
+export function callbackFields(callback: InboundCallback): Record<string, string> {
+  const text = callback.rawBody.toString('utf8').trim();
+  if (!callback.contentType.includes('json')) return Object.fromEntries(new URLSearchParams(text));
+  let body: Record<string, unknown>;
+  try { body = asRecord(JSON.parse(text)); } catch { throw new AppError('VALIDATION_ERROR', "Africa's Talking callback body is not JSON"); }
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const string = asString(value);
+    if (string !== null) fields[key] = string;
+  }
+  return fields;
+}
+
+/** AT wants E.164 with the '+'. */
+export function e164(number: string): string {
+  const trimmed = number.trim();
+  return trimmed.startsWith('+') ? trimmed : `+${trimmed}`;
+}
+
+export function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Constant-time comparison of two secrets of any length (compares their digests). */
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length > 0;
+}
