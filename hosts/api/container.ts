@@ -12,6 +12,7 @@ import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
+import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
@@ -33,6 +34,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindOrganizationsModule,
   bindApiKeysModule,
   bindDeliveryLogsModule,
+  bindTemplatesModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

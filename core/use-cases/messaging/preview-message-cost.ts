@@ -1,0 +1,66 @@
+import { AppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import type { Channel } from '../../domain/channel.ts';
+import { pesewasToGhs } from '../../domain/money.ts';
+import { costPreview, type PricingUnit } from '../../domain/pricing.ts';
+import { smsSegments, type SmsEncoding } from '../../domain/sms-segments.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { prepareMessage } from './message-preparation.ts';
+import { SendMessageInput } from './send-message.ts';
+
+export interface MessageCostPreview {
+  channel: Channel;
+  /** Normalized as a send would store it (E.164, lowercased email domain ...). */
+  recipient: string;
+  /** The destination country that picked the pricing rule; null for email, push and non-geographic numbers. */
+  country: string | null;
+  /** SMS only (null otherwise): encoding, length in septets / UTF-16 code units, room per segment at this length. */
+  encoding: SmsEncoding | null;
+  characters: number | null;
+  perSegment: number | null;
+  /** SMS: segments the text needs; other channels: 1. */
+  segments: number;
+  /** The pricing rule applied: per segment (SMS) or per message, in GHS per unit. */
+  unit: PricingUnit;
+  unitPrice: number;
+  /** What a live send would be charged, in GHS (sandbox keys are never charged). */
+  price: number;
+  currency: 'GHS';
+  /** EMAIL only, rendered. */
+  subject: string | null;
+  /** Rendered with the variables, exactly as it would be sent. */
+  body: string;
+}
+
+export interface PreviewMessageCostDeps {
+  storage: Pick<Storage, 'templates'>;
+  pricing: PricingRepository;
+}
+
+/**
+ * POST /messages/preview: takes the body of POST /messages/send and answers what that message would
+ * be (recipient, rendered text, SMS encoding and segments) and cost, without recording, screening or
+ * charging anything. It fails exactly as the send would before acceptance (VALIDATION_ERROR naming the
+ * field, TEMPLATE_NOT_APPROVED); fraud and suppression verdicts are decided only by a real send.
+ * `idempotencyKey` and `async` are accepted and ignored.
+ */
+export class PreviewMessageCost {
+  readonly #deps: PreviewMessageCostDeps;
+  constructor(deps: PreviewMessageCostDeps) { this.#deps = deps; }
+
+  async execute(scope: { organizationId: string }, raw: unknown): Promise<MessageCostPreview> {
+    const input = parseInput(SendMessageInput, raw);
+    const template = input.templateId ? await this.#deps.storage.templates.findById(scope.organizationId, input.templateId) : null;
+    const rules = await this.#deps.pricing.listActive();
+    const prepared = prepareMessage(input, template, rules);
+    const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body);
+    if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
+    return {
+      channel: prepared.channel, recipient: prepared.recipient, country: prepared.country,
+      encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
+      segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(cost.price), currency: 'GHS',
+      subject: prepared.subject, body: prepared.body,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import type { Container } from 'inversify';
+import { PreviewMessageCost } from '../../../core/use-cases/messaging/preview-message-cost.ts';
+import { CreateTemplate } from '../../../core/use-cases/templates/create-template.ts';
+import { GetTemplate } from '../../../core/use-cases/templates/get-template.ts';
+import { ListTemplates } from '../../../core/use-cases/templates/list-templates.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
+import { INFRA } from '../../tokens.ts';
+import { messagePreviewRoutes } from '../routes/message-preview-routes.ts';
+import { templateRoutes } from '../routes/template-routes.ts';
+import { API } from '../tokens.ts';
+
+/** Templates, and the cost preview that renders them (it reads templates and pricing, and sends nothing). */
+export function bindTemplatesModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue(
+    (storage, ids, clock) => templateRoutes({
+      createTemplate: new CreateTemplate({ storage, ids, clock }),
+      listTemplates: new ListTemplates({ storage }),
+      getTemplate: new GetTemplate({ storage }),
+    }),
+    [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+  container.bind(API.routes).toResolvedValue(
+    (storage, pricing) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing }) }),
+    [INFRA.storage, MESSAGING.pricing]).inSingletonScope();
+}
