@@ -67,7 +67,7 @@ const EnvSchema = v.object({
   FRAUD_RECIPIENT_PER_HOUR: v.optional(intIn(1, 1_000_000), '20'),
   FRAUD_NEW_TENANT_DAYS: v.optional(intIn(0, 365), '7'),
   FRAUD_NEW_TENANT_PER_HOUR: v.optional(intIn(1, 10_000_000), '200'),
-  DELIVERY_MAX_ATTEMPTS: v.optional(intIn(1, 20), '6'),
+  DELIVERY_MAX_ATTEMPTS: v.optional(intIn(1, 9), '6'), // at most the queue's 1 + 8 retries (pg-boss-factory.ts)
   PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),

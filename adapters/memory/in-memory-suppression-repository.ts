@@ -15,6 +15,10 @@ export class InMemorySuppressionRepository implements SuppressionRepository {
     return hit ? copy(hit) : null;
   }
 
+  async findMatches(organizationId: string, candidates: ReadonlyArray<{ channel: Channel; recipient: string }>): Promise<Array<Suppression | null>> {
+    return Promise.all(candidates.map((c) => this.findMatch(organizationId, c.channel, c.recipient)));
+  }
+
   async list(organizationId: string, offset: number, limit: number): Promise<{ items: Suppression[]; total: number }> {
     const all = [...this.#state.suppressions.values()].filter((s) => s.organizationId === organizationId)
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());

@@ -39,6 +39,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionTimeoutMillis: 5_000,
         statement_timeout: options.statementTimeoutMs ?? 15_000,
         idle_in_transaction_session_timeout: 60_000,
+        onPoolCreated: preparePooledStatements,
       },
       allowGlobalContext: false,
     });
@@ -59,4 +60,31 @@ function wrap(kind: DatabaseKind, orm: MikroORM, pglite: PGlite | null, database
       if (pglite && !pglite.closed) await pglite.close();
     },
   };
+}
+
+/** The slice of a `pg` pool and client this module touches (`pg` ships no types). */
+interface PgQueryable { query(config: unknown, values?: unknown, callback?: unknown): unknown }
+interface PgPool { on(event: 'connect', listener: (client: PgQueryable) => void): void }
+
+const MAX_PREPARED = 256;
+const preparedNames = new Map<string, string>();
+
+/**
+ * Runs every parameterized statement ($1, $2 ...) as a named prepared statement on its connection, so
+ * PostgreSQL parses and plans it once per connection instead of on every call (the hot send and
+ * delivery statements, pg-boss's job insert). Statements built by the ORM inline their values and are
+ * not parameterized; the first MAX_PREPARED distinct texts are prepared, later ones run as before.
+ */
+function preparePooledStatements(pool: unknown): void {
+  (pool as PgPool).on('connect', (client) => {
+    const query = client.query.bind(client);
+    client.query = (config, values, callback) => {
+      if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+        let name = preparedNames.get(config);
+        if (!name && preparedNames.size < MAX_PREPARED) preparedNames.set(config, name = `nkra_${preparedNames.size + 1}`);
+        if (name) return query({ name, text: config, values });
+      }
+      return query(config, values, callback);
+    };
+  });
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Organization, OrganizationChanges } from '../../core/domain/organization.ts';
 import type { OrganizationRepository } from '../../core/ports/organization-repository.ts';
 import { OrganizationEntity } from './entities/organization-entity.ts';
+import { entityColumns, sqlRows, toDate } from './sql-rows.ts';
 
 type Row = InferEntity<typeof OrganizationEntity>;
 
@@ -14,9 +15,10 @@ export class MikroOrmOrganizationRepository implements OrganizationRepository {
     await this.#em.insert(OrganizationEntity, { ...organization });
   }
 
+  /** Raw SQL: read on every send (docs/performance.md). */
   async findById(id: string): Promise<Organization | null> {
-    const row = await this.#em.findOne(OrganizationEntity, { id }, { disableIdentityMap: true });
-    return row ? toOrganization(row) : null;
+    const [row] = await sqlRows<Row>(this.#em, `select ${entityColumns(this.#em, OrganizationEntity).selectList} from organizations where id = $1`, [id]);
+    return row ? toOrganization({ ...row, createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)! }) : null;
   }
 
   async update(id: string, changes: OrganizationChanges, now: Date): Promise<Organization | null> {

@@ -36,6 +36,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     async handle() { await check.executeAll(); },
   }), [MESSAGING.checkProviderHealth]);
   container.bind(WORKER.handlers).toResolvedValue(
-    (database, clock) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger), [INFRA.database, INFRA.clock]);
+    (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, () => storage.idempotency.purgeExpired(clock.now())),
+    [INFRA.database, INFRA.clock, INFRA.storage]);
   return container;
 }

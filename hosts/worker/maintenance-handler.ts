@@ -3,14 +3,15 @@ import { QUEUES } from '../../core/ports/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import type { JobHandler } from './job-handler.ts';
 
-/** Every 10 minutes (scheduled in worker/container.ts): deletes rate-limit windows that have ended. */
-export function maintenanceHandler(rateLimiter: PostgresRateLimiter, logger: Logger): JobHandler {
+/** Every 10 minutes (scheduled in worker/container.ts): deletes rate-limit windows and idempotency keys (24 h) that have ended. */
+export function maintenanceHandler(rateLimiter: PostgresRateLimiter, logger: Logger, purgeIdempotencyKeys: () => Promise<number>): JobHandler {
   return {
     queue: QUEUES.maintenance,
     batchSize: 1,
     async handle() {
       const purged = await rateLimiter.purgeExpired();
-      logger.debug({ purged }, 'maintenance: rate-limit windows purged');
+      const idempotencyKeys = await purgeIdempotencyKeys();
+      logger.debug({ purged, idempotencyKeys }, 'maintenance: rate-limit windows and idempotency keys purged');
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import { InMemoryEmailSender } from '../../adapters/memory/in-memory-email-sender.ts';
 import { buildApiContainer, buildApp } from '../../hosts/api/container.ts';
+import type { ProviderDirectory } from '../../core/ports/channel-provider.ts';
 import type { RouteDefinition } from '../../hosts/api/route.ts';
 import { listen, type RunningServer } from '../../hosts/api/server.ts';
 import type { Config } from '../../hosts/config.ts';
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Routes added to the app for the test only (e.g. a trivial API-key route). */
   extraRoutes?: readonly RouteDefinition[];
+  /** Providers to deliver through instead of the configured ones (e.g. RecordingProviders). */
+  providers?: ProviderDirectory;
 }
 
 /** The real Koa app with real adapters on the shared test database, on an ephemeral port. */
@@ -31,7 +34,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = createLogger(config.logLevel);
   const infra = await sharedInfrastructure();
   const email = new InMemoryEmailSender();
-  const container = buildApiContainer(config, logger, infra, { email });
+  const container = buildApiContainer(config, logger, infra, options.providers ? { email, providers: options.providers } : { email });
   await loadProviders(container);
   const server: RunningServer = await listen(buildApp(container, options.extraRoutes), 0, '127.0.0.1', logger);
   const url = `http://127.0.0.1:${server.port}`;

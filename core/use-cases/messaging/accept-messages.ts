@@ -85,9 +85,10 @@ async function screen(tx: Repositories, org: Organization, prepared: readonly Pr
   const perRecipient = await tx.messages.countSinceByRecipient(org.id, since, prepared.map((p) => p.recipient));
   const young = now.getTime() - org.createdAt.getTime() < limits.newTenantDays * 24 * HOUR_MS;
   let organizationCount = young ? await tx.messages.countSince(org.id, since) : 0;
+  const suppressed = await tx.suppressions.findMatches(org.id, prepared.map((p) => ({ channel: p.channel, recipient: p.recipient })));
   const verdicts: Array<Verdict | null> = [];
-  for (const p of prepared) {
-    const verdict = await screenOne(tx, org.id, p, perRecipient, young ? organizationCount : null, limits);
+  for (const [i, p] of prepared.entries()) {
+    const verdict = screenOne(p, Boolean(suppressed[i]), perRecipient, young ? organizationCount : null, limits);
     if (!verdict) {
       perRecipient.set(p.recipient, (perRecipient.get(p.recipient) ?? 0) + 1);
       organizationCount += 1;
@@ -97,12 +98,12 @@ async function screen(tx: Repositories, org: Organization, prepared: readonly Pr
   return verdicts;
 }
 
-async function screenOne(tx: Repositories, organizationId: string, p: PreparedMessage, perRecipient: Map<string, number>,
-  organizationCount: number | null, limits: FraudLimits): Promise<Verdict | null> {
+function screenOne(p: PreparedMessage, suppressed: boolean, perRecipient: Map<string, number>,
+  organizationCount: number | null, limits: FraudLimits): Verdict | null {
   if (p.premiumRate) {
     return { code: 'FRAUD_PREMIUM_RATE', message: p.premiumRate === 'premium-rate' ? 'Premium-rate numbers are blocked' : 'International network numbers are blocked' };
   }
-  if (await tx.suppressions.findMatch(organizationId, p.channel, p.recipient)) {
+  if (suppressed) {
     return { code: 'RECIPIENT_SUPPRESSED', message: 'The recipient is on the suppression list' };
   }
   if ((perRecipient.get(p.recipient) ?? 0) >= limits.recipientPerHour) {

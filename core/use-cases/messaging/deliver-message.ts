@@ -22,7 +22,8 @@ export interface DeliverMessageDeps {
  * the provider confirms at once). Only permanent failures, or transient ones past `maxAttempts` ->
  * FAILED, and the charge is refunded (one REFUND ledger entry referencing the message: never twice).
  * Transient failures leave it PENDING and throw a retryable PROVIDER_UNAVAILABLE so the queue retries.
- * Idempotent: a message already final, or held by another attempt, is returned untouched.
+ * Idempotent: a message already SENT or final is returned untouched; one held by another attempt's
+ * lease throws a retryable CONFLICT, so its job comes back after the lease instead of completing.
  */
 export class DeliverMessage {
   readonly #deps: DeliverMessageDeps;
@@ -36,7 +37,14 @@ export class DeliverMessage {
     const claimed = await storage.messages.transition(messageId, ['QUEUED', 'PENDING'], {
       status: 'PENDING', attempts: current.attempts + 1, leaseUntil: new Date(now.getTime() + this.#deps.leaseSeconds * 1000), updatedAt: now,
     }, now);
-    if (!claimed) return storage.messages.findForDelivery(messageId);
+    if (!claimed) {
+      const latest = await storage.messages.findForDelivery(messageId);
+      // Another attempt holds the lease (alive, or killed mid-job): come back after it, never complete the job and strand the message.
+      if (latest?.status === 'QUEUED' || latest?.status === 'PENDING') {
+        throw new AppError('CONFLICT', 'The message is being delivered by another attempt', { messageId, leaseUntil: latest.leaseUntil?.toISOString() ?? null }, { retryable: true });
+      }
+      return latest;
+    }
 
     const failures: Array<Extract<ProviderResult, { accepted: false }>> = [];
     for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox)) {

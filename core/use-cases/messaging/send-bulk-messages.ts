@@ -67,7 +67,7 @@ export class SendBulkMessages {
       while (next < results.length) {
         const i = next++;
         const m = results[i]!;
-        if (m.status === 'QUEUED') results[i] = await deliverInline(this.#deps.deliverNow, m);
+        if (m.status === 'QUEUED') results[i] = await deliverInline(this.#deps, m);
       }
     };
     await Promise.all(Array.from({ length: Math.min(INLINE_CONCURRENCY, results.length) }, worker));

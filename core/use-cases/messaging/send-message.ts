@@ -55,17 +55,21 @@ export class SendMessage {
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: this.#deps.secrets.sha256(canonicalJson(request)) } : null,
     });
     let message = accepted.messages[0]!;
-    if (!input.async && !accepted.replayed && message.status === 'QUEUED') message = await deliverInline(this.#deps.deliverNow, message);
+    if (!input.async && !accepted.replayed && message.status === 'QUEUED') message = await deliverInline(this.#deps, message);
     return { log: deliveryLogView(message), queued: input.async, replayed: accepted.replayed };
   }
 }
 
-/** Delivers now; a transient failure leaves the message PENDING for the worker's retries. */
-export async function deliverInline(deliverNow: DeliverNow, message: Message): Promise<Message> {
+/**
+ * Delivers now; a transient failure leaves the message PENDING for the worker's retries. Answers the
+ * stored outcome (attempts, last error), not the accepted copy.
+ */
+export async function deliverInline(deps: { deliverNow: DeliverNow; storage: Storage }, message: Message): Promise<Message> {
   try {
-    return (await deliverNow(message.id)) ?? message;
+    const delivered = await deps.deliverNow(message.id);
+    if (delivered) return delivered;
   } catch (error) {
-    if (isAppError(error) && error.code === 'PROVIDER_UNAVAILABLE') return { ...message, status: 'PENDING' };
-    throw error;
+    if (!isAppError(error) || error.code !== 'PROVIDER_UNAVAILABLE') throw error;
   }
+  return (await deps.storage.messages.findById(message.organizationId, message.id)) ?? message;
 }

@@ -1,0 +1,131 @@
+import http from 'node:http';
+import type { LoadResult } from './load-generator.ts';
+
+/**
+ * The load generator of bench:send, forked by send-bench.ts so it does not share an event loop with
+ * the server it measures. Like load-generator.ts (bench:http) it keeps `connections` keep-alive
+ * connections busy in a closed loop, but it POSTs send requests: every message goes to a new
+ * recipient (+23324 followed by 7 digits, counting up from `recipientBase`), so no recipient is
+ * screened twice. `get` sends the bare GET of the hello-world reference instead.
+ */
+export type SendLoadKind = 'get' | 'single' | 'bulk';
+
+export interface SendLoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  kind: SendLoadKind;
+  /** The `async` flag of the send request. */
+  async: boolean;
+  /** Messages per bulk request. */
+  bulkSize: number;
+  /** The first recipient number (0 .. 9,999,999) of this run. */
+  recipientBase: number;
+  /** The status code every answer must have; a body check (sync sends) is optional. */
+  expectStatus: number;
+  expectBodyIncludes: string | null;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface SendLoadResult extends LoadResult {
+  /** Requests answered as expected over the whole run, warm-up included (for the server-side count check). */
+  acceptedTotal: number;
+  /** The first unexpected answer, to show what went wrong. */
+  firstUnexpected: string | null;
+}
+
+export type SendLoadMessage = { type: 'measuring' } | { type: 'result'; result: SendLoadResult };
+
+const BODY = 'Your Nkra code is 482913. It expires in 10 minutes; do not share it.';
+
+export function benchRecipient(n: number): string {
+  return `+23324${String(n % 10_000_000).padStart(7, '0')}`;
+}
+
+async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<SendLoadResult> {
+  const target = new URL(options.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
+  let next = options.recipientBase;
+  const body = (): string | null => {
+    if (options.kind === 'get') return null;
+    if (options.kind === 'single') return JSON.stringify({ channel: 'SMS', to: benchRecipient(next++), body: BODY, async: options.async });
+    const messages = Array.from({ length: options.bulkSize }, () => ({ channel: 'SMS', to: benchRecipient(next++), body: BODY }));
+    return JSON.stringify({ async: options.async, messages });
+  };
+  const request = () => new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const payload = body();
+    const headers = payload === null ? options.headers : { ...options.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+    const req = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname, method: payload === null ? 'GET' : 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload ?? undefined);
+  });
+  const expected = (r: { status: number; text: string }) =>
+    r.status === options.expectStatus && (options.expectBodyIncludes === null || r.text.includes(options.expectBodyIncludes));
+
+  const latencies: number[] = [];
+  let unexpected = 0;
+  let errors = 0;
+  let acceptedTotal = 0;
+  let firstUnexpected: string | null = null;
+  let measuring = false;
+  const measureFrom = performance.now() + options.warmupSeconds * 1000;
+  const stopAt = measureFrom + options.durationSeconds * 1000;
+  let cpuAtStart = process.cpuUsage();
+
+  const worker = async () => {
+    for (;;) {
+      const started = performance.now();
+      if (started >= stopAt) return;
+      if (!measuring && started >= measureFrom) {
+        measuring = true;
+        cpuAtStart = process.cpuUsage();
+        onMeasuring();
+      }
+      const counted = measuring;
+      try {
+        const answer = await request();
+        const ok = expected(answer);
+        if (ok) acceptedTotal += 1;
+        else firstUnexpected ??= `${answer.status} ${answer.text.slice(0, 300)}`;
+        if (!counted) continue;
+        latencies.push(performance.now() - started);
+        if (!ok) unexpected += 1;
+      } catch (error) {
+        firstUnexpected ??= String(error);
+        if (counted) errors += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, worker));
+  const cpu = process.cpuUsage(cpuAtStart);
+  agent.destroy();
+
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
+  return {
+    requests: latencies.length, non2xx: unexpected, errors, seconds: options.durationSeconds,
+    requestsPerSecond: Math.round(latencies.length / options.durationSeconds),
+    latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(latencies.at(-1) ?? NaN) },
+    clientCpu: round((cpu.user + cpu.system) / 1e6 / options.durationSeconds),
+    acceptedTotal, firstUnexpected,
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+if (process.send) {
+  const send = (message: SendLoadMessage) => process.send!(message);
+  process.once('message', (options: SendLoadOptions) => {
+    run(options, () => send({ type: 'measuring' }))
+      .then((result) => { send({ type: 'result', result }); process.disconnect(); })
+      .catch((error: unknown) => { console.error(error); process.exit(1); });
+  });
+}
