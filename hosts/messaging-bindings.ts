@@ -53,8 +53,8 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids) => new ApplyDeliveryReport({ storage, clock, ids }),
     [INFRA.storage, INFRA.clock, INFRA.ids]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock) => new DeliverMessage({ storage, providers, clock, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60 }),
-    [INFRA.storage, MESSAGING.providers, INFRA.clock]).inSingletonScope();
+    (storage, providers, clock, ids) => new DeliverMessage({ storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60 }),
+    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */

@@ -65,6 +65,10 @@ describe('HTTP: live delivery through vendor adapters (routing, failover, delive
     expect(res.body.data).to.include({ status: 'SENT', provider: names.hubtel });
     expect(arkesel.received.length - before.arkesel).to.equal(1);
     expect(hubtel.received.length - before.hubtel).to.equal(1);
+    const detail = await app.api.get(`/messages/${res.body.data.id}`, { apiKey });
+    expect(detail.body.data.attemptLog.map((a: { provider: string; outcome: string; retryable: boolean }) => [a.provider, a.outcome, a.retryable]))
+      .to.deep.equal([[names.arkesel, 'FAILED', true], [names.hubtel, 'ACCEPTED', false]]);
+    expect(detail.body.data.statusHistory.map((h: { status: string }) => h.status)).to.deep.equal(['QUEUED', 'SENT']);
   });
 
   it('does not fail over on a permanent error (invalid number): FAILED and refunded', async () => {

@@ -2,12 +2,14 @@ import { AppError } from '../../errors.ts';
 import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
 import type { ProviderDirectory, ProviderResult } from '../../ports/channel-provider.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
   providers: ProviderDirectory;
   clock: Clock;
+  ids: IdGenerator;
   /** Delivery attempts before a message with only transient failures is failed (and refunded). */
   maxAttempts: number;
   /** How long one attempt holds the message against other workers. */
@@ -47,35 +49,43 @@ export class DeliverMessage {
     }
 
     const failures: Array<Extract<ProviderResult, { accepted: false }>> = [];
+    let lastProvider: string | null = null;
     for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox)) {
+      const started = clock.now().getTime();
+      lastProvider = provider.name;
       const result = await provider.send({
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
         to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId,
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
+      await storage.messageStatus.recordAttempt({
+        id: this.#deps.ids.next(), messageId, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
+        retryable: !result.accepted && result.retryable, errorCode: result.accepted ? null : result.errorCode, errorMessage: result.accepted ? null : result.errorMessage,
+        providerMessageId: result.accepted ? result.providerMessageId : null, durationMs: clock.now().getTime() - started, createdAt: clock.now(),
+      });
       if (result.accepted) {
         const at = clock.now();
         return this.#record(await storage.messages.transition(messageId, ['PENDING'], {
           status: result.delivered ? 'DELIVERED' : 'SENT', provider: provider.name, providerMessageId: result.providerMessageId,
           errorCode: null, errorMessage: null, sentAt: at, deliveredAt: result.delivered ? at : null, leaseUntil: null, updatedAt: at,
-        }));
+        }), `provider:${provider.name}`);
       }
       failures.push(result);
       if (!result.retryable) break;
     }
     const last = failures[failures.length - 1] ?? { accepted: false as const, retryable: false, errorCode: 'NO_PROVIDER', errorMessage: `No provider configured for ${claimed.channel}` };
     const permanent = !last.retryable || claimed.attempts >= this.#deps.maxAttempts;
-    if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage));
+    if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage, lastProvider), lastProvider ? `provider:${lastProvider}` : 'worker');
     await storage.messages.transition(messageId, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
     throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId, errorCode: last.errorCode }, { retryable: true });
   }
 
   /** FAILED plus the refund, in one transaction. */
-  async #fail(message: Message, errorCode: string, errorMessage: string): Promise<Message | null> {
+  async #fail(message: Message, errorCode: string, errorMessage: string, provider: string | null): Promise<Message | null> {
     const { storage, clock } = this.#deps;
     return storage.transaction(async (tx) => {
       const now = clock.now();
       const failed = await tx.messages.transition(message.id, ['PENDING'], {
-        status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now,
+        status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now, provider,
       });
       if (failed && message.cost > 0) {
         await tx.wallets.update(message.organizationId, () => ({
@@ -86,8 +96,14 @@ export class DeliverMessage {
     });
   }
 
-  #record(message: Message | null): Message | null {
-    if (message) this.#deps.onStatusChange?.(message);
+  /** Records the status change in the message's history (the source of message.status.updated events). */
+  async #record(message: Message | null, source: string): Promise<Message | null> {
+    if (!message) return message;
+    await this.#deps.storage.messageStatus.recordEvent({
+      id: this.#deps.ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
+      detail: message.errorCode, createdAt: this.#deps.clock.now(),
+    });
+    this.#deps.onStatusChange?.(message);
     return message;
   }
 }

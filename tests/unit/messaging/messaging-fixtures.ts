@@ -47,7 +47,7 @@ export async function buildPipeline(options: PipelineOptions = {}) {
   const sandboxSms = new RecordingProvider('SMS', 'sandbox');
   const sandboxEmail = new RecordingProvider('EMAIL', 'sandbox');
   const providers = new StaticProviderDirectory([...liveSms, liveEmail], options.sandbox ?? [sandboxSms, sandboxEmail]);
-  const deliver = new DeliverMessage({ storage: core.storage, providers, clock: core.clock, maxAttempts: options.maxAttempts ?? 3, leaseSeconds: 60 });
+  const deliver = new DeliverMessage({ storage: core.storage, providers, clock: core.clock, ids: core.ids, maxAttempts: options.maxAttempts ?? 3, leaseSeconds: 60 });
   const fraud: FraudLimits = { ...DEFAULT_FRAUD_LIMITS, ...options.fraud };
   const deps: SendDeps = {
     storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, secrets: core.secrets, fraud,
