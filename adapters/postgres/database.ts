@@ -4,6 +4,7 @@ import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { ALL_ENTITIES } from './entities/index.ts';
+import { preparedName } from './sql-rows.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -66,25 +67,16 @@ function wrap(kind: DatabaseKind, orm: MikroORM, pglite: PGlite | null, database
 interface PgQueryable { query(config: unknown, values?: unknown, callback?: unknown): unknown }
 interface PgPool { on(event: 'connect', listener: (client: PgQueryable) => void): void }
 
-const MAX_PREPARED = 256;
-const preparedNames = new Map<string, string>();
-
 /**
- * Runs every parameterized statement ($1, $2 ...) as a named prepared statement on its connection, so
- * PostgreSQL parses and plans it once per connection instead of on every call (the hot send and
- * delivery statements, pg-boss's job insert). Statements built by the ORM inline their values and are
- * not parameterized; the first MAX_PREPARED distinct texts are prepared, later ones run as before.
+ * Runs the statements marked by `sqlRows(..., { prepare: true })` as named prepared statements on
+ * each pooled connection (parsed and planned once per connection instead of on every call).
  */
 function preparePooledStatements(pool: unknown): void {
   (pool as PgPool).on('connect', (client) => {
     const query = client.query.bind(client);
     client.query = (config, values, callback) => {
-      if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
-        let name = preparedNames.get(config);
-        if (!name && preparedNames.size < MAX_PREPARED) preparedNames.set(config, name = `nkra_${preparedNames.size + 1}`);
-        if (name) return query({ name, text: config, values });
-      }
-      return query(config, values, callback);
+      const name = typeof config === 'string' && callback === undefined ? preparedName(config) : undefined;
+      return name ? query({ name, text: config, values }) : query(config, values, callback);
     };
   });
 }

@@ -17,7 +17,7 @@ export class MikroOrmOrganizationRepository implements OrganizationRepository {
 
   /** Raw SQL: read on every send (docs/performance.md). */
   async findById(id: string): Promise<Organization | null> {
-    const [row] = await sqlRows<Row>(this.#em, `select ${entityColumns(this.#em, OrganizationEntity).selectList} from organizations where id = $1`, [id]);
+    const [row] = await sqlRows<Row>(this.#em, `select ${entityColumns(this.#em, OrganizationEntity).selectList} from organizations where id = $1`, [id], { prepare: true });
     return row ? toOrganization({ ...row, createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)! }) : null;
   }
 

@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
 import type { MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
 import { MikroOrmMessageRepository } from './mikro-orm-message-repository.ts';
+import { sqlRows } from './sql-rows.ts';
 
 interface EventRow { id: string; message_id: string; organization_id: string; status: string; source: string; detail: string | null; created_at: Date | string }
 interface AttemptRow {
@@ -28,9 +29,10 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
     return found.filter((m): m is Message => m !== null);
   }
 
+  /** Prepared (sql-rows.ts): written on every delivery. */
   async recordEvent(e: MessageStatusEvent): Promise<void> {
-    await this.#em.execute('insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at) values (?, ?, ?, ?, ?, ?, ?)',
-      [e.id, e.messageId, e.organizationId, e.status, e.source, e.detail, e.createdAt]);
+    await sqlRows(this.#em, 'insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at) values ($1, $2, $3, $4, $5, $6, $7)',
+      [e.id, e.messageId, e.organizationId, e.status, e.source, e.detail, e.createdAt], { prepare: true });
   }
 
   async listEvents(messageId: string): Promise<MessageStatusEvent[]> {
@@ -38,11 +40,13 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
     return rows.map((r) => ({ id: r.id, messageId: r.message_id, organizationId: r.organization_id, status: r.status as DeliveryStatus, source: r.source, detail: r.detail, createdAt: new Date(r.created_at) }));
   }
 
+  /** Prepared (sql-rows.ts): written on every delivery. */
   async recordAttempt(a: MessageAttempt): Promise<void> {
-    await this.#em.execute(
+    await sqlRows(this.#em,
       `insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, error_code, error_message, provider_message_id, duration_ms, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [a.id, a.messageId, a.attempt, a.provider, a.outcome, a.retryable, a.errorCode, a.errorMessage?.slice(0, 1000) ?? null, a.providerMessageId, a.durationMs, a.createdAt]);
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [a.id, a.messageId, a.attempt, a.provider, a.outcome, a.retryable, a.errorCode, a.errorMessage?.slice(0, 1000) ?? null, a.providerMessageId, a.durationMs, a.createdAt],
+      { prepare: true });
   }
 
   async listAttempts(messageId: string): Promise<MessageAttempt[]> {

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { fromKysely, type PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { EnqueueOptions, JobQueue, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
+import { sqlRows } from '../postgres/sql-rows.ts';
 
 /**
  * Enqueues through pg-boss. Given a transactional EntityManager, the job row is written through that
- * transaction (pg-boss's Kysely adapter), so it commits or rolls back with the ORM writes.
+ * transaction, so it commits or rolls back with the ORM writes; as a prepared statement, since
+ * planning pg-boss's job insert costs PostgreSQL more than running it (docs/performance.md).
  */
 export class PgBossJobQueue implements JobQueue, QueueMonitor {
   readonly #boss: PgBoss;
@@ -14,7 +16,7 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
   async enqueue(queue: QueueName, data: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
     const sendOptions: Record<string, unknown> = {};
     if (options.startAfterSeconds) sendOptions['startAfter'] = options.startAfterSeconds;
-    if (this.#em) sendOptions['db'] = fromKysely(this.#em.getKysely() as never);
+    if (this.#em) sendOptions['db'] = transactionDb(this.#em);
     await this.#boss.send(queue, data, sendOptions);
   }
 
@@ -25,7 +27,7 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
       if (options.startAfterSeconds) row.startAfter = new Date(Date.now() + options.startAfterSeconds * 1000);
       return row;
     });
-    await this.#boss.insert(queue, rows, this.#em ? { db: fromKysely(this.#em.getKysely() as never) } : {});
+    await this.#boss.insert(queue, rows, this.#em ? { db: transactionDb(this.#em) as never } : {});
   }
 
   async counts(queue: QueueName): Promise<QueueCounts> {
@@ -39,4 +41,9 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
       workers,
     };
   }
+}
+
+/** pg-boss's database adapter on the ORM transaction of `em` (what pg-boss's fromKysely does), its statements prepared. */
+function transactionDb(em: EntityManager) {
+  return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sqlRows<unknown>(em, text, values ?? [], { prepare: true }) }) };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startBareKoa } from './bench-targets.ts';
 import { benchRecipient, type SendLoadKind, type SendLoadMessage, type SendLoadOptions, type SendLoadResult } from './send-load-generator.ts';
-import { ensureBenchDatabase, measureDrain, startSendServer, type DrainResult, type SendServer } from './send-server.ts';
+import { ensureBenchDatabase, machineBusy, measureDrain, startSendServer, type DrainResult, type SendServer } from './send-server.ts';
 
 /**
  * `npm run bench:send`: the send pipeline on PostgreSQL, measured against a bare Koa hello-world in
@@ -14,7 +14,8 @@ import { ensureBenchDatabase, measureDrain, startSendServer, type DrainResult, t
  * sandbox API key, and a new recipient for every message.
  *
  * Settings: --duration=10 --warmup=2 --connections=50 --drain=20000 --embedded (or BENCH_DURATION,
- * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_DRAIN, BENCH_EMBEDDED=1); --only=bare,async,sync,bulk,drain
+ * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_DRAIN, BENCH_EMBEDDED=1); the worker runs with the configured
+ * WORKER_CONCURRENCY (default 10; --worker-concurrency=N sets it); --only=bare,async,sync,bulk,drain
  * runs some phases (profiling: node --cpu-prof tests/bench/send-bench.ts --only=async). DATABASE_URL
  * names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the bench works in
  * its own database `nkra_bench` there (created and migrated when missing, emptied at each start).
@@ -42,6 +43,8 @@ interface Phase {
 }
 
 function settings(): Settings {
+  const concurrency = process.argv.find((a) => a.startsWith('--worker-concurrency='))?.split('=')[1];
+  if (concurrency) process.env['WORKER_CONCURRENCY'] = concurrency; // read by loadConfig in send-server.ts
   const flag = (name: string, env: string, fallback: number): number => {
     const arg = process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
     const value = Number(arg ?? process.env[env] ?? fallback);
@@ -55,19 +58,6 @@ function settings(): Settings {
     drain: Math.floor(flag('drain', 'BENCH_DRAIN', 20_000)),
     embedded: process.argv.includes('--embedded') || process.env['BENCH_EMBEDDED'] === '1',
   };
-}
-
-/** Busy share of all cores (0-1) between two os.cpus() samples: the server, PostgreSQL and the load generator together. */
-function machineBusy(before: os.CpuInfo[], after: os.CpuInfo[]): number {
-  let busy = 0; let total = 0;
-  after.forEach((cpu, i) => {
-    const b = before[i]?.times ?? cpu.times;
-    const t = cpu.times;
-    const all = (x: os.CpuInfo['times']) => x.user + x.nice + x.sys + x.idle + x.irq;
-    busy += all(t) - t.idle - (all(b) - b.idle);
-    total += all(t) - all(b);
-  });
-  return total > 0 ? busy / total : 0;
 }
 
 type Generate = Omit<SendLoadOptions, 'connections' | 'durationSeconds' | 'warmupSeconds'>;
@@ -90,12 +80,9 @@ function generate(options: Generate, s: Settings): Promise<{ load: SendLoadResul
   });
 }
 
-let recipientBase = Math.floor(Math.random() * 1_000_000);
-/** Recipients never repeat within a run: each phase counts up from where the last one could have ended. */
-function nextRecipientBase(): number {
-  const base = recipientBase;
-  recipientBase = (recipientBase + 1_500_000) % 10_000_000;
-  return base;
+/** Where a tenant's recipients start; the velocity screen counts per organization, and every phase has a tenant of its own. */
+function randomRecipientBase(): number {
+  return Math.floor(Math.random() * 5_000_000);
 }
 
 async function bareKoa(s: Settings): Promise<Phase> {
@@ -110,22 +97,30 @@ async function bareKoa(s: Settings): Promise<Phase> {
 interface SendPhase { label: string; kind: SendLoadKind; async: boolean; bulkSize: number; unit: Phase['unit']; target: number | null }
 
 /** One phase on a tenant of its own; afterwards the database must hold exactly the messages the answers accepted. */
+/**
+ * One phase on a tenant of its own: the warm-up load, then VACUUM ANALYZE (see SendServer.vacuum:
+ * statistics that know the tenant, as autovacuum would have them), then the measured load. Afterwards
+ * the database must hold exactly the messages the answers accepted.
+ */
 async function sendPhase(server: SendServer, phase: SendPhase, s: Settings): Promise<Phase> {
   const { key, organizationId } = await server.newSandboxKey(phase.label.replace(/\W+/g, '-'));
-  await server.analyze();
   console.log(`measuring ${phase.label} (${s.connections} connections, ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s) ...`);
-  const r = await generate({
+  const base = randomRecipientBase();
+  const options: Generate = {
     url: `${server.base}/messages/${phase.kind === 'bulk' ? 'bulk' : 'send'}`, headers: { 'x-api-key': key }, kind: phase.kind, async: phase.async,
-    bulkSize: phase.bulkSize, recipientBase: nextRecipientBase(), expectStatus: phase.async ? 202 : 201, expectBodyIncludes: phase.async ? null : '"status":"DELIVERED"',
-  }, s);
+    bulkSize: phase.bulkSize, recipientBase: base, expectStatus: phase.async ? 202 : 201, expectBodyIncludes: phase.async ? null : '"status":"DELIVERED"',
+  };
+  const warm = s.warmupSeconds > 0 ? (await generate(options, { ...s, durationSeconds: s.warmupSeconds, warmupSeconds: 0 })).load.acceptedTotal : 0;
+  await server.vacuum();
+  const r = await generate({ ...options, recipientBase: base + 5_000_000 }, { ...s, warmupSeconds: Math.min(s.warmupSeconds, 0.5) });
   const perRequest = phase.kind === 'bulk' ? phase.bulkSize : 1;
   const counts = await server.statusCounts(organizationId);
-  const expected = r.load.acceptedTotal * perRequest;
+  const expected = (warm + r.load.acceptedTotal) * perRequest;
   const status = phase.async ? 'QUEUED' : 'DELIVERED';
   const stored = counts[status] ?? 0;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const problem = stored === expected && total === expected ? null
-    : `expected ${expected} ${status} messages for ${r.load.acceptedTotal} accepted requests, the database holds ${JSON.stringify(counts)}`;
+    : `expected ${expected} ${status} messages for ${warm + r.load.acceptedTotal} accepted requests, the database holds ${JSON.stringify(counts)}`;
   return { label: phase.label, unit: phase.unit, perRequest, target: phase.target, problem, ...r };
 }
 
@@ -141,7 +136,8 @@ function report(phases: Phase[], drain: DrainResult | null, s: Settings, pgVersi
   const rate = (p: Phase) => p.load.requestsPerSecond * p.perRequest;
   console.log('');
   console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), PostgreSQL ${pgVersion} on the same machine, ${new Date().toISOString()}`);
-  console.log(`command: npm run bench:send -- --connections=${s.connections} --duration=${s.durationSeconds} --warmup=${s.warmupSeconds} --drain=${s.drain}${s.embedded ? ' --embedded' : ''}`);
+  console.log(`command: npm run bench:send -- --connections=${s.connections} --duration=${s.durationSeconds} --warmup=${s.warmupSeconds} --drain=${s.drain}`
+    + `${s.embedded ? ' --embedded' : ''} (WORKER_CONCURRENCY=${process.env['WORKER_CONCURRENCY'] ?? '10, the default'})`);
   console.log('');
   console.log('| phase | req/s | per second | target | p50 ms | p99 ms | max ms | unexpected | errors | server CPU | machine CPU |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -157,7 +153,8 @@ function report(phases: Phase[], drain: DrainResult | null, s: Settings, pgVersi
     const met = drain.messagesPerSecond >= 2_000;
     const clean = (drain.final['DELIVERED'] ?? 0) === drain.messages && (drain.jobs['completed'] ?? 0) === drain.messages;
     ok &&= met && clean;
-    console.log(`| worker drain of ${drain.messages.toLocaleString('en')} queued messages | | ${drain.messagesPerSecond.toLocaleString('en')} messages/s | >= 2,000${met ? '' : ' MISSED'} | | | | | | | |`);
+    console.log(`| worker drain of ${drain.messages.toLocaleString('en')} queued messages | | ${drain.messagesPerSecond.toLocaleString('en')} messages/s | >= 2,000${met ? '' : ' MISSED'} `
+      + `| | | | | | ${pct(drain.serverCpu)} | ${pct(drain.machineCpu)} |`);
     console.log('');
     console.log(`drain: queued through the bulk API in ${drain.enqueueSeconds.toFixed(1)} s, all DELIVERED ${drain.drainSeconds.toFixed(1)} s after the worker started; `
       + `messages ${JSON.stringify(drain.final)}, jobs ${JSON.stringify(drain.jobs)}${clean ? '' : ' (NOT CLEAN)'}`);
@@ -192,7 +189,7 @@ async function main(): Promise<void> {
     for (const phase of all) if (!only || only.includes(phase.key)) phases.push(await sendPhase(server, phase, s));
     if (s.drain > 0 && (!only || only.includes('drain'))) {
       console.log(`measuring the worker drain of ${s.drain} queued messages ...`);
-      drain = await measureDrain(server, s.drain, nextRecipientBase(), benchRecipient);
+      drain = await measureDrain(server, s.drain, randomRecipientBase(), benchRecipient);
     }
   } finally { await server.close(); }
   if (s.embedded) phases.push(await embedded(s));

@@ -26,6 +26,19 @@ export const BENCH_ENV = {
   FRAUD_RECIPIENT_PER_HOUR: '1000000', FRAUD_NEW_TENANT_DAYS: '0', FRAUD_NEW_TENANT_PER_HOUR: '10000000',
 } as const;
 
+/** Busy share of all cores (0-1) between two os.cpus() samples: the server, PostgreSQL and the load generator together. */
+export function machineBusy(before: os.CpuInfo[], after: os.CpuInfo[]): number {
+  let busy = 0; let total = 0;
+  after.forEach((cpu, i) => {
+    const b = before[i]?.times ?? cpu.times;
+    const t = cpu.times;
+    const all = (x: os.CpuInfo['times']) => x.user + x.nice + x.sys + x.idle + x.irq;
+    busy += all(t) - t.idle - (all(b) - b.idle);
+    total += all(t) - all(b);
+  });
+  return total > 0 ? busy / total : 0;
+}
+
 export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
@@ -52,11 +65,12 @@ export interface SendServer {
   /** Registers a new tenant and creates a sandbox API key allowed to send. */
   newSandboxKey(label: string): Promise<{ key: string; organizationId: string }>;
   /**
-   * Refreshes the planner's statistics of messages and jobs, as autovacuum keeps them on tables in service.
-   * The run starts from an empty table; planned on its statistics, a 100-recipient velocity count
+   * VACUUM ANALYZE of messages and jobs, what autovacuum does on tables in service (the test server
+   * runs with autovacuum = off). Without it, dead job rows slow every job insert (1.4 ms a row at
+   * 700,000 dead rows), and planned on the statistics of an empty table, a 100-recipient velocity count
    * scans the organization's whole hour (25-40 ms a request at 70,000 messages) instead of the recipient index.
    */
-  analyze(): Promise<void>;
+  vacuum(): Promise<void>;
   /** Messages of one organization by status. */
   statusCounts(organizationId: string): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -75,7 +89,7 @@ export async function startSendServer(databaseUrl: string | null): Promise<SendS
   return {
     base, config, logger, infra, container,
     newSandboxKey: (label) => newSandboxKey(base, label),
-    async analyze() { await infra.database.em().execute('analyze messages, pgboss.job'); },
+    async vacuum() { await infra.database.em().execute('vacuum analyze messages, pgboss.job'); },
     async statusCounts(organizationId) {
       const rows = await infra.database.em().execute<{ status: string; n: string | number }[]>(
         'select status, count(*) as n from messages where organization_id = ? group by status', [organizationId]);
@@ -91,9 +105,7 @@ export async function startSendServer(databaseUrl: string | null): Promise<SendS
 
 /** Each run starts from an empty messages table and queue in `nkra_bench`, so runs compare. */
 async function resetBenchData(infra: Infrastructure): Promise<void> {
-  await infra.database.em().execute('truncate messages, idempotency_keys cascade');
-  for (const queue of Object.values(QUEUES)) await infra.boss.deleteAllJobs(queue);
-  await infra.database.em().execute('vacuum analyze messages');
+  await infra.database.em().execute('truncate messages, idempotency_keys, pgboss.job cascade');
 }
 
 async function newSandboxKey(base: string, label: string): Promise<{ key: string; organizationId: string }> {
@@ -118,6 +130,9 @@ export interface DrainResult {
   messagesPerSecond: number;
   final: Record<string, number>;
   jobs: Record<string, number>;
+  /** This process's (API idle, worker busy) CPU and the whole machine's, over the drain. */
+  serverCpu: number;
+  machineCpu: number;
 }
 
 /**
@@ -145,23 +160,29 @@ export async function measureDrain(server: SendServer, n: number, recipientBase:
   const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
   const queued = (await server.statusCounts(organizationId))['QUEUED'] ?? 0;
   if (queued !== n) throw new Error(`expected ${n} QUEUED messages before the drain, found ${queued}`);
-  await server.analyze();
+  await server.vacuum();
 
   const workerContainer = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
   const started = performance.now();
+  const [cpuAtStart, machineAtStart] = [process.cpuUsage(), os.cpus()];
   const worker = await startWorker(server.infra.boss, workerContainer.getAll(WORKER.handlers), server.logger);
   let delivered = 0;
   const deadline = started + Math.max(60_000, n * 5); // fails rather than hangs when the worker stalls
   while (delivered < n && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    delivered = (await server.statusCounts(organizationId))['DELIVERED'] ?? 0;
+    const [row] = await server.infra.database.em().execute<{ n: string | number }[]>(
+      `select count(*) as n from messages where organization_id = ? and status = 'DELIVERED'`, [organizationId]);
+    delivered = Number(row?.n ?? 0);
   }
   const drainSeconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
+  const machineCpu = machineBusy(machineAtStart, os.cpus());
   await worker.stop();
   const jobs = await server.infra.database.em().execute<{ state: string; n: string | number }[]>(
     'select state, count(*) as n from pgboss.job where name = ? group by state', [QUEUES.notificationSend]);
   return {
     messages: n, enqueueSeconds, drainSeconds, messagesPerSecond: Math.round(delivered / drainSeconds),
     final: await server.statusCounts(organizationId), jobs: Object.fromEntries(jobs.map((r) => [r.state, Number(r.n)])),
+    serverCpu: (cpu.user + cpu.system) / 1e6 / drainSeconds, machineCpu,
   };
 }
