@@ -37,6 +37,7 @@ export interface Config {
   deliveryMaxAttempts: number;
   providersFile: string | undefined;
   providerTimeoutMs: number;
+  databasePoolSize: number;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
@@ -70,6 +71,7 @@ const EnvSchema = v.object({
   DELIVERY_MAX_ATTEMPTS: v.optional(intIn(1, 9), '6'), // at most the queue's 1 + 8 retries (pg-boss-factory.ts)
   PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
+  DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
 });
@@ -111,7 +113,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
-    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
+    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
   };
 }
 
