@@ -15,6 +15,9 @@ import { InMemoryMessageStatusRepository } from './in-memory-message-status-repo
 import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
 import { InMemorySuppressionRepository } from './in-memory-suppression-repository.ts';
 import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
+import { InMemoryOutboundEventRepository } from './in-memory-outbound-event-repository.ts';
+import { InMemoryAuditLogRepository } from './in-memory-audit-log-repository.ts';
+import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -24,6 +27,7 @@ export class InMemoryStorage implements Storage {
   readonly state = new MemoryState();
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
+  readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -41,6 +45,9 @@ export class InMemoryStorage implements Storage {
     this.pricing = new InMemoryPricingRepository(this.state);
     this.idempotency = new InMemoryIdempotencyRepository(this.state);
     this.suppressions = new InMemorySuppressionRepository(this.state);
+    this.outboundEvents = new InMemoryOutboundEventRepository(this.state);
+    this.auditLog = new InMemoryAuditLogRepository(this.state);
+    this.contacts = new InMemoryContactRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

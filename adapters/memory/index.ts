@@ -1,6 +1,9 @@
 /** In-memory adapters of every port: for embedding teams' tests and quick prototypes (package export 'nkra/memory'). */
 export * from './fixed-clock.ts';
 export * from './in-memory-api-key-repository.ts';
+export * from './in-memory-audit-log-repository.ts';
+export * from './in-memory-contact-repository.ts';
+export * from './in-memory-outbound-event-repository.ts';
 export * from './in-memory-approval-repository.ts';
 export * from './in-memory-email-sender.ts';
 export * from './in-memory-idempotency-repository.ts';

@@ -9,6 +9,9 @@ import type { Template } from '../../core/domain/template.ts';
 import type { PasswordReset } from '../../core/ports/password-reset-repository.ts';
 import type { Suppression } from '../../core/ports/suppression-repository.ts';
 import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/message-status-repository.ts';
+import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
+import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
+import type { Contact } from '../../core/domain/contact.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -34,6 +37,9 @@ export class MemoryState {
   suppressions = new Map<string, Suppression>();
   statusEvents: MessageStatusEvent[] = [];
   attempts: MessageAttempt[] = [];
+  outboundEvents: OutboundEvent[] = [];
+  auditLog: AuditEntry[] = [];
+  contacts = new Map<string, Contact>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -17,6 +17,9 @@ import { MikroOrmSuppressionRepository } from './mikro-orm-suppression-repositor
 import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlPricingRepository } from './sql-pricing-repository.ts';
+import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
+import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
+import { SqlContactRepository } from './sql-contact-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -42,6 +45,9 @@ export class MikroOrmStorage implements Storage {
   get pricing() { return new SqlPricingRepository(this.#database.em()); }
   get idempotency() { return new SqlIdempotencyRepository(this.#database.em()); }
   get suppressions() { return new MikroOrmSuppressionRepository(this.#database.em()); }
+  get outboundEvents() { return new SqlOutboundEventRepository(this.#database.em()); }
+  get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
+  get contacts() { return new SqlContactRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -63,6 +69,9 @@ export class MikroOrmStorage implements Storage {
       pricing: new SqlPricingRepository(em),
       idempotency: new SqlIdempotencyRepository(em),
       suppressions: new MikroOrmSuppressionRepository(em),
+      outboundEvents: new SqlOutboundEventRepository(em),
+      auditLog: new SqlAuditLogRepository(em),
+      contacts: new SqlContactRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

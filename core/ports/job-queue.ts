@@ -8,6 +8,8 @@ export const QUEUES = {
   providerHealth: 'provider-health',
   /** Periodic status polling of vendors without delivery callbacks (Hubtel, mNotify). */
   deliveryStatusPoll: 'delivery-status-poll',
+  /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
+  webhookDispatch: 'webhook-dispatch',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -12,6 +12,9 @@ import type { OrganizationRepository } from './organization-repository.ts';
 import type { PasswordResetRepository } from './password-reset-repository.ts';
 import type { UserRepository } from './user-repository.ts';
 import type { WalletRepository } from './wallet-repository.ts';
+import type { OutboundEventRepository } from './outbound-event-repository.ts';
+import type { AuditLogRepository } from './audit-log-repository.ts';
+import type { ContactRepository } from './contact-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -28,6 +31,9 @@ export interface Repositories {
   pricing: PricingRepository;
   idempotency: IdempotencyRepository;
   suppressions: SuppressionRepository;
+  outboundEvents: OutboundEventRepository;
+  auditLog: AuditLogRepository;
+  contacts: ContactRepository;
   jobs: JobQueue;
 }
 
