@@ -38,6 +38,8 @@ export interface Config {
   providersFile: string | undefined;
   providerTimeoutMs: number;
   databasePoolSize: number;
+  /** Largest contact CSV accepted by POST /contacts/import (docs/contacts.md). */
+  importMaxBytes: number;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
@@ -72,6 +74,7 @@ const EnvSchema = v.object({
   PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
+  IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
 });
@@ -114,6 +117,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
+    importMaxBytes: e.IMPORT_MAX_BYTES,
   };
 }
 

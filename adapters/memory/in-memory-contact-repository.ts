@@ -1,24 +1,84 @@
 import type { Contact } from '../../core/domain/contact.ts';
+import { matchesRule, type Audience } from '../../core/domain/segment-rules.ts';
 import { AppError } from '../../core/errors.ts';
-import type { ContactRepository } from '../../core/ports/contact-repository.ts';
+import type { ContactRepository, ContactSearch } from '../../core/ports/contact-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 export class InMemoryContactRepository implements ContactRepository {
   readonly #state: MemoryState;
   constructor(state: MemoryState) { this.#state = state; }
 
-  async insert(contact: Contact): Promise<void> {
+  #clash(contact: Contact): boolean {
     for (const other of this.#state.contacts.values()) {
-      if (other.organizationId !== contact.organizationId) continue;
-      if ((contact.phone !== null && other.phone === contact.phone) || (contact.email !== null && other.email === contact.email)) {
-        throw new AppError('CONFLICT', 'contact already exists');
-      }
+      if (other.organizationId !== contact.organizationId || other.id === contact.id) continue;
+      if ((contact.phone !== null && other.phone === contact.phone) || (contact.email !== null && other.email === contact.email)) return true;
     }
+    return false;
+  }
+
+  async insert(contact: Contact): Promise<void> {
+    if (this.#state.contacts.has(contact.id) || this.#clash(contact)) throw new AppError('CONFLICT', 'contact already exists');
     this.#state.contacts.set(contact.id, copy(contact));
   }
 
   async findById(organizationId: string, id: string): Promise<Contact | null> {
     const hit = this.#state.contacts.get(id);
     return hit && hit.organizationId === organizationId ? copy(hit) : null;
+  }
+
+  async update(contact: Contact): Promise<boolean> {
+    const hit = this.#state.contacts.get(contact.id);
+    if (!hit || hit.organizationId !== contact.organizationId) return false;
+    if (this.#clash(contact)) throw new AppError('CONFLICT', 'contact already exists');
+    this.#state.contacts.set(contact.id, copy(contact));
+    return true;
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const hit = this.#state.contacts.get(id);
+    if (!hit || hit.organizationId !== organizationId) return false;
+    this.#state.contacts.delete(id);
+    for (const [key, member] of this.#state.segmentMembers) if (member.contactId === id) this.#state.segmentMembers.delete(key);
+    return true;
+  }
+
+  async search(organizationId: string, query: ContactSearch): Promise<{ items: Contact[]; total: number }> {
+    const needle = query.search.trim().toLowerCase();
+    const all = this.#of(organizationId).filter((c) => needle === '' || [c.firstName, c.lastName, `${c.firstName ?? ''} ${c.lastName ?? ''}`, c.email, c.phone]
+      .some((value) => value !== null && value.toLowerCase().includes(needle)))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+    return { items: all.slice(query.offset, query.offset + query.limit).map(copy), total: all.length };
+  }
+
+  async findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]> {
+    const p = new Set(phones); const e = new Set(emails);
+    return this.#of(organizationId).filter((c) => (c.phone !== null && p.has(c.phone)) || (c.email !== null && e.has(c.email))).map(copy);
+  }
+
+  async insertMany(contacts: readonly Contact[]): Promise<void> { for (const c of contacts) await this.insert(c); }
+
+  async updateMany(contacts: readonly Contact[]): Promise<void> {
+    for (const c of contacts) if (!(await this.update(c))) throw new AppError('NOT_FOUND', 'contact not found');
+  }
+
+  async lockForBulkWrite(): Promise<void> { /* in-memory transactions already run one at a time */ }
+
+  async count(organizationId: string, audience: Audience): Promise<number> {
+    return this.#audience(organizationId, audience).length;
+  }
+
+  async page(organizationId: string, audience: Audience, afterId: string | null, limit: number): Promise<Contact[]> {
+    return this.#audience(organizationId, audience).filter((c) => afterId === null || c.id > afterId)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit).map(copy);
+  }
+
+  #of(organizationId: string): Contact[] {
+    return [...this.#state.contacts.values()].filter((c) => c.organizationId === organizationId);
+  }
+
+  #audience(organizationId: string, audience: Audience): Contact[] {
+    const members = audience.memberOf === null ? null
+      : new Set([...this.#state.segmentMembers.values()].filter((m) => m.segmentId === audience.memberOf).map((m) => m.contactId));
+    return this.#of(organizationId).filter((c) => (members === null || members.has(c.id)) && matchesRule(c, audience.rule));
   }
 }

@@ -18,6 +18,9 @@ import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
 import { InMemoryOutboundEventRepository } from './in-memory-outbound-event-repository.ts';
 import { InMemoryAuditLogRepository } from './in-memory-audit-log-repository.ts';
 import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
+import { InMemoryContactImportRepository } from './in-memory-contact-import-repository.ts';
+import { InMemorySegmentRepository } from './in-memory-segment-repository.ts';
+import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -29,6 +32,7 @@ export class InMemoryStorage implements Storage {
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly jobs: InMemoryJobQueue;
+  readonly contactImports; readonly segments; readonly campaigns;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ids: IdGenerator) {
@@ -49,6 +53,9 @@ export class InMemoryStorage implements Storage {
     this.auditLog = new InMemoryAuditLogRepository(this.state);
     this.contacts = new InMemoryContactRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
+    this.contactImports = new InMemoryContactImportRepository(this.state);
+    this.segments = new InMemorySegmentRepository(this.state);
+    this.campaigns = new InMemoryCampaignRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

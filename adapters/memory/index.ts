@@ -23,3 +23,6 @@ export * from './in-memory-wallet-repository.ts';
 export * from './memory-state.ts';
 export * from './recording-provider.ts';
 export * from './system-clock.ts';
+export * from './in-memory-contact-import-repository.ts';
+export * from './in-memory-segment-repository.ts';
+export * from './in-memory-campaign-repository.ts';

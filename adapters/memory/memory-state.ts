@@ -12,6 +12,10 @@ import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/messag
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
+import type { ContactImport } from '../../core/domain/contact-import.ts';
+import type { Segment } from '../../core/domain/segment.ts';
+import type { Campaign } from '../../core/domain/campaign.ts';
+import type { CampaignRecipient } from '../../core/ports/campaign-repository.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -40,6 +44,14 @@ export class MemoryState {
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
   contacts = new Map<string, Contact>();
+  contactImports = new Map<string, ContactImport>();
+  importChunks = new Map<string, Uint8Array[]>();
+  segments = new Map<string, Segment>();
+  /** Key: `${segmentId}/${contactId}`. */
+  segmentMembers = new Map<string, { segmentId: string; contactId: string }>();
+  campaigns = new Map<string, Campaign>();
+  /** Key: `${campaignId}/${contactId}`. */
+  campaignRecipients = new Map<string, CampaignRecipient & { campaignId: string }>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -20,6 +20,9 @@ import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
+import { SqlContactImportRepository } from './sql-contact-import-repository.ts';
+import { SqlSegmentRepository } from './sql-segment-repository.ts';
+import { SqlCampaignRepository } from './sql-campaign-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -49,6 +52,9 @@ export class MikroOrmStorage implements Storage {
   get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
   get contacts() { return new SqlContactRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
+  get contactImports() { return new SqlContactImportRepository(this.#database.em()); }
+  get segments() { return new SqlSegmentRepository(this.#database.em()); }
+  get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
     return this.#database.em().transactional((em) => work(this.#bound(em)));
@@ -73,6 +79,9 @@ export class MikroOrmStorage implements Storage {
       auditLog: new SqlAuditLogRepository(em),
       contacts: new SqlContactRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
+      contactImports: new SqlContactImportRepository(em),
+      segments: new SqlSegmentRepository(em),
+      campaigns: new SqlCampaignRepository(em),
     };
   }
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Contact } from '../../core/domain/contact.ts';
-import type { ContactRepository } from '../../core/ports/contact-repository.ts';
+import type { Audience } from '../../core/domain/segment-rules.ts';
+import type { ContactRepository, ContactSearch } from '../../core/ports/contact-repository.ts';
 import { translateUniqueViolation } from './db-errors.ts';
+import { audienceSql } from './sql-segment-rules.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
 export interface ContactRow {
@@ -15,6 +17,21 @@ export function toContact(r: ContactRow): Contact {
     countryCode: r.country_code, tags: typeof r.tags === 'string' ? (JSON.parse(r.tags) as string[]) : r.tags, fcmToken: r.fcm_token,
     optedOutAt: toDate(r.opted_out_at), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
   };
+}
+
+const COLUMNS = 'id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, opted_out_at, created_at, updated_at';
+const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.opted_out_at, c.created_at, c.updated_at';
+
+function toRow(c: Contact) {
+  return {
+    id: c.id, organization_id: c.organizationId, first_name: c.firstName, last_name: c.lastName, phone: c.phone, email: c.email,
+    country_code: c.countryCode, tags: c.tags, fcm_token: c.fcmToken, opted_out_at: c.optedOutAt, created_at: c.createdAt, updated_at: c.updatedAt,
+  };
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 export class SqlContactRepository implements ContactRepository {
@@ -32,5 +49,74 @@ export class SqlContactRepository implements ContactRepository {
   async findById(organizationId: string, id: string): Promise<Contact | null> {
     const rows = await sqlRows<ContactRow>(this.#em, 'select * from contacts where organization_id = $1 and id = $2', [organizationId, id]);
     return rows[0] ? toContact(rows[0]) : null;
+  }
+
+  async update(c: Contact): Promise<boolean> {
+    const result = await translateUniqueViolation('contact', () => this.#em.execute(`update contacts set first_name = ?, last_name = ?, phone = ?, email = ?,
+      country_code = ?, tags = ?::jsonb, fcm_token = ?, opted_out_at = ?, updated_at = ? where organization_id = ? and id = ?`,
+    [c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, c.optedOutAt, c.updatedAt, c.organizationId, c.id], 'run'));
+    return (result as { affectedRows?: number }).affectedRows === 1;
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const rows = await sqlRows(this.#em, 'delete from contacts where organization_id = $1 and id = $2 returning id', [organizationId, id]);
+    return rows.length === 1;
+  }
+
+  async search(organizationId: string, query: ContactSearch): Promise<{ items: Contact[]; total: number }> {
+    const params: unknown[] = [organizationId];
+    let where = 'c.organization_id = $1';
+    const needle = query.search.trim().toLowerCase();
+    if (needle !== '') {
+      params.push(`%${likeEscape(needle)}%`);
+      where += ` and (lower(c.first_name) like $2 or lower(c.last_name) like $2 or lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, '')) like $2
+        or c.email like $2 or c.phone like $2)`;
+    }
+    const [rows, total] = await Promise.all([
+      sqlRows<ContactRow>(this.#em, `select ${SELECT} from contacts c where ${where} order by c.created_at desc, c.id desc offset ${query.offset | 0} limit ${query.limit | 0}`, params),
+      sqlRows<{ n: string | number }>(this.#em, `select count(*) as n from contacts c where ${where}`, params),
+    ]);
+    return { items: rows.map(toContact), total: Number(total[0]?.n ?? 0) };
+  }
+
+  async findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]> {
+    if (phones.length === 0 && emails.length === 0) return [];
+    const rows = await sqlRows<ContactRow>(this.#em, `select ${SELECT} from contacts c where c.organization_id = $1
+      and (c.phone = any($2::text[]) or c.email = any($3::text[]))`, [organizationId, [...phones], [...emails]]);
+    return rows.map(toContact);
+  }
+
+  /** One statement for the whole batch: the rows travel as one JSON parameter. */
+  async insertMany(contacts: readonly Contact[]): Promise<void> {
+    if (contacts.length === 0) return;
+    await sqlRows(this.#em, `insert into contacts (${COLUMNS}) select ${COLUMNS} from json_populate_recordset(null::contacts, $1::json)`,
+      [JSON.stringify(contacts.map(toRow))]);
+  }
+
+  async updateMany(contacts: readonly Contact[]): Promise<void> {
+    if (contacts.length === 0) return;
+    await sqlRows(this.#em, `update contacts c set first_name = v.first_name, last_name = v.last_name, phone = v.phone, email = v.email,
+      country_code = v.country_code, tags = v.tags, fcm_token = v.fcm_token, updated_at = v.updated_at
+      from json_populate_recordset(null::contacts, $1::json) v where c.id = v.id and c.organization_id = v.organization_id`,
+    [JSON.stringify(contacts.map(toRow))]);
+  }
+
+  async lockForBulkWrite(organizationId: string): Promise<void> {
+    await sqlRows(this.#em, `select pg_advisory_xact_lock(hashtext('contacts:' || $1))`, [organizationId]);
+  }
+
+  async count(organizationId: string, audience: Audience): Promise<number> {
+    const params: unknown[] = [];
+    const from = audienceSql(organizationId, audience, params);
+    const rows = await sqlRows<{ n: string | number }>(this.#em, `select count(*) as n ${from}`, params);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async page(organizationId: string, audience: Audience, afterId: string | null, limit: number): Promise<Contact[]> {
+    const params: unknown[] = [];
+    let from = audienceSql(organizationId, audience, params);
+    if (afterId !== null) { params.push(afterId); from += ` and c.id > $${params.length}`; }
+    const rows = await sqlRows<ContactRow>(this.#em, `select ${SELECT} ${from} order by c.id limit ${Math.min(5_000, Math.max(0, limit | 0))}`, params);
+    return rows.map(toContact);
   }
 }

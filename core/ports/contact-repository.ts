@@ -1,11 +1,39 @@
 import type { Contact } from '../domain/contact.ts';
+import type { Audience } from '../domain/segment-rules.ts';
+
+export interface ContactSearch {
+  /** Case-insensitive substring of first name, last name, "first last", email or phone; empty = all. */
+  search: string;
+  offset: number;
+  /** At most 100. */
+  limit: number;
+}
 
 /**
  * An organization's contacts. Tenant-scoped: every method takes the organization first and never
  * returns another organization's contact. Within an organization a phone and an email belong to at
- * most one contact (inserting a second one throws AppError CONFLICT).
+ * most one contact (inserting or updating into a clash throws AppError CONFLICT).
  */
 export interface ContactRepository {
   insert(contact: Contact): Promise<void>;
   findById(organizationId: string, id: string): Promise<Contact | null>;
+  /** Replaces the stored fields of `contact` (matched by organization and id); false when it does not exist. */
+  update(contact: Contact): Promise<boolean>;
+  delete(organizationId: string, id: string): Promise<boolean>;
+  /** Newest first (createdAt, id). `total` is exact. */
+  search(organizationId: string, query: ContactSearch): Promise<{ items: Contact[]; total: number }>;
+  /** Contacts whose phone is among `phones` or email among `emails` (bulk import matching). */
+  findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]>;
+  /** Bulk writes of an import batch: one statement each. A clash throws CONFLICT (callers match first). */
+  insertMany(contacts: readonly Contact[]): Promise<void>;
+  updateMany(contacts: readonly Contact[]): Promise<void>;
+  /**
+   * Serializes bulk writers (imports) of one organization's contacts until the surrounding transaction
+   * ends, so that "match, then insert or update" cannot race. Call inside `Storage.transaction`.
+   */
+  lockForBulkWrite(organizationId: string): Promise<void>;
+  /** How many contacts the audience holds. */
+  count(organizationId: string, audience: Audience): Promise<number>;
+  /** Keyset page of the audience in id order: contacts with id > `afterId` (null = from the start), at most `limit` (<= 5,000). */
+  page(organizationId: string, audience: Audience, afterId: string | null, limit: number): Promise<Contact[]>;
 }

@@ -10,6 +10,10 @@ export const QUEUES = {
   deliveryStatusPoll: 'delivery-status-poll',
   /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
   webhookDispatch: 'webhook-dispatch',
+  /** CSV contact imports: `{ importId }` (core/use-cases/contacts/process-contact-import.ts). */
+  contactImport: 'contact-import',
+  /** Campaign start and fan-out batches: `{ campaignId, organizationId }` (core/use-cases/campaigns/run-campaign.ts). */
+  campaignRun: 'campaign-run',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

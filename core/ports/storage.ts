@@ -15,6 +15,9 @@ import type { WalletRepository } from './wallet-repository.ts';
 import type { OutboundEventRepository } from './outbound-event-repository.ts';
 import type { AuditLogRepository } from './audit-log-repository.ts';
 import type { ContactRepository } from './contact-repository.ts';
+import type { ContactImportRepository } from './contact-import-repository.ts';
+import type { SegmentRepository } from './segment-repository.ts';
+import type { CampaignRepository } from './campaign-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -35,6 +38,9 @@ export interface Repositories {
   auditLog: AuditLogRepository;
   contacts: ContactRepository;
   jobs: JobQueue;
+  contactImports: ContactImportRepository;
+  segments: SegmentRepository;
+  campaigns: CampaignRepository;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { authenticate, type Authenticators } from './middleware/authenticate.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { readRawBody } from './middleware/raw-body.ts';
+import { multipartBody, removeUploads } from './middleware/multipart.ts';
 import { requestContext } from './middleware/request-context.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
@@ -38,10 +39,10 @@ export function createApp(options: AppOptions): Koa {
   const router = new Router();
   for (const route of options.routes) {
     // Bodiless methods (GET, and HEAD through it) skip the content-type check and the parser: both are no-ops there, and cost on the hot path.
-    const parsesJson = BODY_METHODS.includes(route.method) && !route.rawBody && !route.custom;
+    const parsesJson = BODY_METHODS.includes(route.method) && !route.rawBody && !route.custom && !route.multipart;
     const handle: Koa.Middleware = async (ctx) => {
       ctx.state['routePath'] = route.path;
-      const principals = await authenticate(ctx, route, options.auth);
+      const principals = (ctx.state['principals'] as Awaited<ReturnType<typeof authenticate>> | undefined) ?? await authenticate(ctx, route, options.auth);
       const result = await route.handler({
         body: route.rawBody ? await readRawBody(ctx.req, options.bodyLimitBytes) : (ctx.request as unknown as { body?: unknown }).body,
         query: ctx.query as Record<string, string | undefined>,
@@ -54,11 +55,21 @@ export function createApp(options: AppOptions): Koa {
       ctx.body = { success: true, data: result.data };
     };
     const markRoute: Koa.Middleware = async (ctx, next) => { ctx.state['routePath'] = route.path; await next(); };
-    router.register(route.path, [route.method], parsesJson ? [markRoute, rejectNonJson(route), jsonBody, handle] : [handle], { name: `${route.method} ${route.path}` });
+    const chain = route.multipart ? [markRoute, authenticateFirst(route, options.auth), multipartBody(route.multipart.maxBytes), removeUploads(), handle]
+      : parsesJson ? [markRoute, rejectNonJson(route), jsonBody, handle] : [handle];
+    router.register(route.path, [route.method], chain, { name: `${route.method} ${route.path}` });
   }
   app.use(router.routes());
   app.use(notFoundOrWrongMethod(router));
   return app;
+}
+
+/** Multipart routes check credentials before reading (and storing) the upload. */
+function authenticateFirst(route: RouteDefinition, auth: Authenticators): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.state['principals'] = await authenticate(ctx, route, auth);
+    await next();
+  };
 }
 
 /** A JSON route given a body of another type answers 415 instead of silently seeing `{}`. */

@@ -61,9 +61,22 @@ export interface RouteDefinition {
   responses: Record<number, string>;
   /** The handler's `body` is the exact request bytes (a Buffer) instead of parsed JSON: signature checks need them. */
   rawBody?: boolean;
+  /**
+   * multipart/form-data upload: files are streamed to temporary files (at most `maxBytes` each, else 413
+   * PAYLOAD_TOO_LARGE) and the handler's `body` is `{ files: { [field]: UploadedFileRef }, fields }`; the
+   * temporary files are deleted when the handler returns.
+   */
+  multipart?: { maxBytes: number };
   /** The route writes ctx.body itself (RouteResult ignored). */
   custom?: boolean;
   handler: (input: RequestInput) => Promise<RouteResult | void>;
+}
+
+/** A file of a multipart request, as the handler sees it (hosts/api/middleware/multipart.ts). */
+export interface UploadedFileRef {
+  path: string;
+  name: string | null;
+  size: number;
 }
 
 export function ok(data: unknown, status = 200): RouteResult {

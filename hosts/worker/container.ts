@@ -11,6 +11,9 @@ import { maintenanceHandler } from './maintenance-handler.ts';
 import { deliverMessageHandler } from './deliver-message-handler.ts';
 import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
 import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
+import { CsvParseReader } from '../../adapters/csv/csv-parse-reader.ts';
+import { ProcessContactImport } from '../../core/use-cases/contacts/process-contact-import.ts';
+import { contactImportHandler } from './contact-import-handler.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -38,5 +41,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue(
     (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, () => storage.idempotency.purgeExpired(clock.now())),
     [INFRA.database, INFRA.clock, INFRA.storage]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() })),
+    [INFRA.storage, INFRA.ids, INFRA.clock]);
   return container;
 }

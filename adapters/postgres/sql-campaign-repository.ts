@@ -1,0 +1,86 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { EMPTY_COUNTS, type Campaign, type CampaignCounts, type CampaignStatus } from '../../core/domain/campaign.ts';
+import type { Channel } from '../../core/domain/channel.ts';
+import { AppError } from '../../core/errors.ts';
+import type { CampaignRecipient, CampaignRepository } from '../../core/ports/campaign-repository.ts';
+import { sqlRows, toDate } from './sql-rows.ts';
+
+interface Row {
+  id: string; organization_id: string; name: string; channel: string; template_id: string | null; segment_id: string | null;
+  scheduled_at: Date | string | null; status: string; approval_request_id: string | null; risk_score: number | null;
+  cursor_contact_id: string | null; fan_out_done: boolean; failure_reason: string | null; created_by_user_id: string | null;
+  created_at: Date | string; updated_at: Date | string; started_at: Date | string | null; completed_at: Date | string | null; cancelled_at: Date | string | null;
+}
+
+function toCampaign(r: Row): Campaign {
+  return {
+    id: r.id, organizationId: r.organization_id, name: r.name, channel: r.channel as Channel, templateId: r.template_id, segmentId: r.segment_id,
+    scheduledAt: toDate(r.scheduled_at), status: r.status as CampaignStatus, approvalRequestId: r.approval_request_id, riskScore: r.risk_score,
+    cursor: r.cursor_contact_id, fanOutDone: r.fan_out_done, failureReason: r.failure_reason, createdByUserId: r.created_by_user_id,
+    createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!, startedAt: toDate(r.started_at), completedAt: toDate(r.completed_at),
+    cancelledAt: toDate(r.cancelled_at),
+  };
+}
+
+const FIELDS = ['name', 'channel', 'template_id', 'segment_id', 'scheduled_at', 'status', 'approval_request_id', 'risk_score', 'cursor_contact_id',
+  'fan_out_done', 'failure_reason', 'created_by_user_id', 'created_at', 'updated_at', 'started_at', 'completed_at', 'cancelled_at'] as const;
+
+function values(c: Campaign): unknown[] {
+  return [c.name, c.channel, c.templateId, c.segmentId, c.scheduledAt, c.status, c.approvalRequestId, c.riskScore, c.cursor, c.fanOutDone,
+    c.failureReason, c.createdByUserId, c.createdAt, c.updatedAt, c.startedAt, c.completedAt, c.cancelledAt];
+}
+
+export class SqlCampaignRepository implements CampaignRepository {
+  readonly #em: EntityManager;
+  constructor(em: EntityManager) { this.#em = em; }
+
+  async insert(c: Campaign): Promise<void> {
+    const placeholders = FIELDS.map((_, i) => `$${i + 3}`).join(', ');
+    await sqlRows(this.#em, `insert into campaigns (id, organization_id, ${FIELDS.join(', ')}) values ($1, $2, ${placeholders})`, [c.id, c.organizationId, ...values(c)]);
+  }
+
+  async findById(organizationId: string, id: string): Promise<Campaign | null> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from campaigns where organization_id = $1 and id = $2', [organizationId, id]);
+    return rows[0] ? toCampaign(rows[0]) : null;
+  }
+
+  async lock(organizationId: string, id: string): Promise<Campaign | null> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from campaigns where organization_id = $1 and id = $2 for update', [organizationId, id]);
+    return rows[0] ? toCampaign(rows[0]) : null;
+  }
+
+  async list(organizationId: string, limit: number): Promise<Campaign[]> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from campaigns where organization_id = $1 order by created_at desc, id desc limit $2', [organizationId, limit]);
+    return rows.map(toCampaign);
+  }
+
+  async update(c: Campaign): Promise<boolean> {
+    const sets = FIELDS.map((f, i) => `${f} = $${i + 3}`).join(', ');
+    const rows = await sqlRows(this.#em, `update campaigns set ${sets} where organization_id = $1 and id = $2 returning id`, [c.organizationId, c.id, ...values(c)]);
+    return rows.length === 1;
+  }
+
+  async addRecipients(_organizationId: string, campaignId: string, recipients: readonly CampaignRecipient[]): Promise<void> {
+    if (recipients.length === 0) return;
+    const rows = await sqlRows(this.#em, `insert into campaign_recipients (campaign_id, contact_id, message_id, skip_reason)
+      select $1, contact_id, message_id, skip_reason from unnest($2::text[], $3::text[], $4::text[]) as r (contact_id, message_id, skip_reason)
+      on conflict do nothing returning 1`,
+    [campaignId, recipients.map((r) => r.contactId), recipients.map((r) => r.messageId), recipients.map((r) => r.skipReason)]);
+    // A conflict means another run already handed a contact to the pipeline: abort the batch (its transaction rolls back).
+    if (rows.length !== recipients.length) throw new AppError('CONFLICT', 'campaign recipient already exists');
+  }
+
+  async counts(organizationId: string, campaignId: string): Promise<CampaignCounts> {
+    const rows = await sqlRows<{ status: string | null; n: string | number }>(this.#em, `select m.status, count(*) as n from campaign_recipients r
+      left join messages m on m.id = r.message_id and m.organization_id = $1 where r.campaign_id = $2 group by m.status`, [organizationId, campaignId]);
+    const counts = { ...EMPTY_COUNTS };
+    for (const row of rows) {
+      const n = Number(row.n);
+      if (row.status === null) { counts.skipped += n; continue; }
+      counts.recipients += n;
+      const key = row.status.toLowerCase() as keyof CampaignCounts;
+      if (key in counts) counts[key] += n;
+    }
+    return counts;
+  }
+}

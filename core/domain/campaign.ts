@@ -1,0 +1,71 @@
+import type { Channel } from './channel.ts';
+import { pesewasToGhs, type Pesewas } from './money.ts';
+import type { AddressKind } from './segment-rules.ts';
+
+/**
+ * Campaign states (docs/campaigns.md):
+ * DRAFT -> (send) SCHEDULED | SENDING; PENDING_APPROVAL -> (administrator) approved: DRAFT, rejected: REJECTED;
+ * SCHEDULED -> (scheduledAt reached) SENDING; SENDING -> COMPLETED | FAILED;
+ * DRAFT, PENDING_APPROVAL, SCHEDULED, SENDING -> (cancel) CANCELLED.
+ */
+export const CAMPAIGN_STATUSES = ['DRAFT', 'PENDING_APPROVAL', 'REJECTED', 'SCHEDULED', 'SENDING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const CANCELLABLE: readonly CampaignStatus[] = ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING'];
+
+export interface Campaign {
+  id: string;
+  organizationId: string;
+  name: string;
+  channel: Channel;
+  templateId: string | null;
+  segmentId: string | null;
+  scheduledAt: Date | null;
+  status: CampaignStatus;
+  /** Set when the template's compliance score needed a platform administrator's approval. */
+  approvalRequestId: string | null;
+  riskScore: number | null;
+  /** Fan-out progress: the last contact id handed to the pipeline (keyset cursor). */
+  cursor: string | null;
+  fanOutDone: boolean;
+  failureReason: string | null;
+  createdByUserId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  cancelledAt: Date | null;
+}
+
+/** Per-campaign delivery counts: recipients handed to the pipeline, by their message's status. */
+export interface CampaignCounts {
+  recipients: number;
+  queued: number;
+  pending: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  rejected: number;
+  /** Contacts in the audience that could not be messaged (no valid address for the channel ...). */
+  skipped: number;
+}
+
+export const EMPTY_COUNTS: CampaignCounts = { recipients: 0, queued: 0, pending: 0, sent: 0, delivered: 0, failed: 0, rejected: 0, skipped: 0 };
+
+/** The contact field a channel sends to. */
+export function addressKindOf(channel: Channel): AddressKind {
+  return channel === 'EMAIL' ? 'email' : channel === 'PUSH' ? 'fcmToken' : 'phone';
+}
+
+export function campaignView(c: Campaign, counts: CampaignCounts, approvalStatus: string | null) {
+  return {
+    id: c.id, name: c.name, channel: c.channel, templateId: c.templateId, segmentId: c.segmentId,
+    scheduledAt: c.scheduledAt?.toISOString() ?? null, status: c.status, approvalRequestId: c.approvalRequestId, approvalStatus,
+    riskScore: c.riskScore, failureReason: c.failureReason, counts,
+    createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), startedAt: c.startedAt?.toISOString() ?? null,
+    completedAt: c.completedAt?.toISOString() ?? null, cancelledAt: c.cancelledAt?.toISOString() ?? null,
+  };
+}
+
+export function costView(pesewas: Pesewas): number {
+  return pesewasToGhs(pesewas);
+}

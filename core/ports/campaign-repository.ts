@@ -1,0 +1,23 @@
+import type { Campaign, CampaignCounts } from '../domain/campaign.ts';
+
+export interface CampaignRecipient {
+  contactId: string;
+  /** The message created for the contact, or null when the contact was skipped. */
+  messageId: string | null;
+  skipReason: string | null;
+}
+
+/** Campaigns and their recipients. Tenant-scoped; a contact is a recipient of a campaign at most once. */
+export interface CampaignRepository {
+  insert(campaign: Campaign): Promise<void>;
+  findById(organizationId: string, id: string): Promise<Campaign | null>;
+  /** As findById, holding a row lock until the surrounding transaction ends (fan-out batches run one at a time). */
+  lock(organizationId: string, id: string): Promise<Campaign | null>;
+  /** Newest first, at most `limit`. */
+  list(organizationId: string, limit: number): Promise<Campaign[]>;
+  /** Replaces the stored fields; false when it does not exist. */
+  update(campaign: Campaign): Promise<boolean>;
+  /** Records recipients; a contact already recorded for the campaign throws CONFLICT (never two messages). */
+  addRecipients(organizationId: string, campaignId: string, recipients: readonly CampaignRecipient[]): Promise<void>;
+  counts(organizationId: string, campaignId: string): Promise<CampaignCounts>;
+}

@@ -1,0 +1,22 @@
+/** The columns a contact CSV may have (header row, case-insensitive; spaces, _ and - ignored). */
+export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'countryCode', 'tags', 'fcmToken'] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+
+const ALIASES: Record<string, ImportColumn> = {
+  firstname: 'firstName', first: 'firstName', givenname: 'firstName',
+  lastname: 'lastName', last: 'lastName', surname: 'lastName', familyname: 'lastName',
+  phone: 'phone', phonenumber: 'phone', mobile: 'phone', msisdn: 'phone',
+  email: 'email', emailaddress: 'email',
+  countrycode: 'countryCode', country: 'countryCode',
+  tags: 'tags', fcmtoken: 'fcmToken',
+};
+
+/** The column a header name stands for, or null (unknown columns are ignored). */
+export function importColumnOf(header: string): ImportColumn | null {
+  return ALIASES[header.trim().toLowerCase().replace(/[\s_-]/g, '')] ?? null;
+}
+
+/** Tags in one CSV cell are separated by ';' or '|' (a comma would need quoting). */
+export function splitTags(cell: string): string[] {
+  return cell.split(/[;|]/);
+}
