@@ -116,3 +116,7 @@ export * from './use-cases/contacts/opt-out-contact.ts';
 export * from './use-cases/contacts/process-contact-import.ts';
 export * from './use-cases/contacts/start-contact-import.ts';
 export * from './use-cases/contacts/update-contact.ts';
+export * from './use-cases/segments/create-segment.ts';
+export * from './use-cases/segments/get-segment.ts';
+export * from './use-cases/segments/list-segments.ts';
+export * from './use-cases/segments/preview-segment.ts';

@@ -17,6 +17,7 @@ import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { bindContactsModule } from './modules/contacts-module.ts';
+import { bindSegmentsModule } from './modules/segments-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
@@ -37,6 +38,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindContactsModule,
+  bindSegmentsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { registerTenant, type TestTenant } from '../support/tenants.ts';
+
+describe('HTTP: /segments (create, list with counts, preview, static vs dynamic)', function () {
+  this.timeout(30_000);
+  let app: TestApp;
+  let owner: TestTenant;
+  let other: TestTenant;
+
+  before(async () => {
+    app = await startTestApp();
+    owner = await registerTenant(app.api, 'segments');
+    other = await registerTenant(app.api, 'segments-other');
+    for (const c of [
+      { firstName: 'Ama', phone: '0241000101', tags: ['vip'] },
+      { firstName: 'Kofi', phone: '0551000102', tags: ['vip'] },
+      { firstName: 'Yaw', phone: '0201000103', email: 'yaw@seg.test' },
+    ]) expect((await app.api.post('/contacts', c, owner.auth)).status).to.equal(201);
+  });
+  after(async () => { await app.close(); });
+
+  const mtn = { field: 'phone', op: 'startsWith', value: ['024', '054', '055', '059'] };
+
+  it('previews the count and a sample of matching contacts', async () => {
+    const res = await app.api.post('/segments/preview', { rules: { all: [mtn, { field: 'tags', op: 'contains', value: 'vip' }] } }, owner.auth);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.data.count).to.equal(2);
+    expect(res.body.data.sample.map((c: any) => c.firstName).sort()).to.deep.equal(['Ama', 'Kofi']);
+    expect((await app.api.post('/segments/preview', { rules: mtn }, other.auth)).body.data.count).to.equal(0);
+  });
+
+  it('answers VALIDATION_ERROR pointing at the bad rule', async () => {
+    const res = await app.api.post('/segments', { name: 'Bad', rules: { any: [mtn, { field: 'tags', op: 'startsWith', value: 'x' }] } }, owner.auth);
+    expect(res.status).to.equal(400);
+    expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    expect(res.body.error.details.path).to.equal('rules.any[1].op');
+    expect((await app.api.post('/segments/preview', { rules: 'all' }, owner.auth)).status).to.equal(400);
+  });
+
+  it('keeps a static segment frozen while a dynamic one follows new contacts; lists both with live counts', async () => {
+    const dynamic = await app.api.post('/segments', { name: 'MTN', rules: mtn }, owner.auth);
+    expect(dynamic.status, dynamic.text).to.equal(201);
+    expect(dynamic.body.data).to.include({ isDynamic: true, contactCount: 2 });
+    const frozen = await app.api.post('/segments', { name: 'MTN frozen', rules: mtn, isDynamic: false, description: 'as of today' }, owner.auth);
+    expect(frozen.body.data).to.include({ isDynamic: false, contactCount: 2 });
+    await app.api.post('/contacts', { firstName: 'Late', phone: '0591000104' }, owner.auth);
+    const list = await app.api.get('/segments', owner.auth);
+    expect(list.status).to.equal(200);
+    const counts = Object.fromEntries(list.body.data.map((s: any) => [s.name, s.contactCount]));
+    expect(counts).to.deep.equal({ MTN: 3, 'MTN frozen': 2 });
+    expect((await app.api.get(`/segments/${frozen.body.data.id}`, owner.auth)).body.data.rules).to.deep.equal({ ...mtn, value: ['+23324', '+23354', '+23355', '+23359'] });
+    expect((await app.api.get(`/segments/${frozen.body.data.id}`, other.auth)).status).to.equal(404);
+    expect((await app.api.get('/segments', other.auth)).body.data).to.deep.equal([]);
+  });
+});
