@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'PROVIDER_UNAVAILABLE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  'CAMPAIGN_NOT_APPROVED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

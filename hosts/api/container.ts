@@ -18,6 +18,7 @@ import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { bindContactsModule } from './modules/contacts-module.ts';
 import { bindSegmentsModule } from './modules/segments-module.ts';
+import { bindCampaignsModule } from './modules/campaigns-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
@@ -39,6 +40,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindTemplatesModule,
   bindContactsModule,
   bindSegmentsModule,
+  bindCampaignsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

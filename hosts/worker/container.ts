@@ -14,6 +14,8 @@ import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-
 import { CsvParseReader } from '../../adapters/csv/csv-parse-reader.ts';
 import { ProcessContactImport } from '../../core/use-cases/contacts/process-contact-import.ts';
 import { contactImportHandler } from './contact-import-handler.ts';
+import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
+import { campaignRunHandler } from './campaign-run-handler.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -43,5 +45,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     [INFRA.database, INFRA.clock, INFRA.storage]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() })),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud })),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, MESSAGING.fraudLimits]);
   return container;
 }

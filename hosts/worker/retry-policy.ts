@@ -35,4 +35,5 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   PROVIDER_UNAVAILABLE: 'retry',
   INTERNAL_ERROR: 'retry',
   SERVICE_UNAVAILABLE: 'retry',
+  CAMPAIGN_NOT_APPROVED: 'fail',
 };

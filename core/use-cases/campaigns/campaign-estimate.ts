@@ -1,0 +1,37 @@
+import { fieldError } from '../../errors.ts';
+import type { Campaign } from '../../domain/campaign.ts';
+import type { Template } from '../../domain/template.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { campaignAudience, prepareForContact } from './campaign-support.ts';
+
+/** Contacts priced to estimate a campaign's cost. */
+const ESTIMATE_SAMPLE = 200;
+
+export interface CampaignEstimate {
+  recipients: number;
+  /** SMS segments per message (the largest in the sample; 1 for other channels). */
+  segmentsPerMessage: number;
+  /** Estimated cost in pesewas: recipients x the highest price in the sample (an upper bound when prices vary by country or name length). */
+  cost: number;
+  template: Template;
+}
+
+/** Recipients now, and a cost estimate priced from a sample of them. VALIDATION_ERROR when the campaign has no usable template. */
+export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments' | 'contacts' | 'templates'>; pricing: PricingRepository }, campaign: Campaign): Promise<CampaignEstimate> {
+  if (!campaign.templateId) throw fieldError('templateId', 'a campaign needs a template to send');
+  const template = await deps.storage.templates.findById(campaign.organizationId, campaign.templateId);
+  if (!template) throw fieldError('templateId', 'the template no longer exists');
+  const audience = await campaignAudience(deps.storage, campaign);
+  const [recipients, sample, rules] = await Promise.all([
+    deps.storage.contacts.count(campaign.organizationId, audience),
+    deps.storage.contacts.page(campaign.organizationId, audience, null, ESTIMATE_SAMPLE),
+    deps.pricing.listActive(),
+  ]);
+  let price = 0; let segments = 1;
+  for (const contact of sample) {
+    const result = prepareForContact(campaign, template, contact, rules);
+    if (result.ok) { price = Math.max(price, result.prepared.price); segments = Math.max(segments, result.prepared.segments); }
+  }
+  return { recipients, segmentsPerMessage: segments, cost: recipients * price, template };
+}

@@ -1,0 +1,26 @@
+import { pesewasToGhs } from '../../domain/money.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { estimateCampaign } from './campaign-estimate.ts';
+import { loadCampaign } from './campaign-support.ts';
+
+/**
+ * GET /campaigns/{id}/estimate: recipients now (the audience without opted-out contacts and those
+ * without an address for the channel), SMS segments per message, estimated cost and whether the
+ * wallet covers it (GHS).
+ */
+export class EstimateCampaign {
+  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock };
+  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock }) { this.#deps = deps; }
+
+  async execute(scope: { organizationId: string }, id: string) {
+    const { campaign } = await loadCampaign(this.#deps.storage, scope.organizationId, id, this.#deps.clock.now());
+    const estimate = await estimateCampaign(this.#deps, campaign);
+    const balance = (await this.#deps.storage.wallets.get(scope.organizationId))?.balance ?? 0;
+    return {
+      recipients: estimate.recipients, segments: estimate.segmentsPerMessage, cost: pesewasToGhs(estimate.cost), currency: 'GHS' as const,
+      balance: pesewasToGhs(balance), sufficientBalance: balance >= estimate.cost,
+    };
+  }
+}

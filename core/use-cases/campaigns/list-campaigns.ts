@@ -1,0 +1,24 @@
+import { campaignView } from '../../domain/campaign.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { reconcileApproval } from './campaign-support.ts';
+
+export const CAMPAIGNS_LISTED_MAX = 50;
+
+/** GET /campaigns: newest first, at most {@link CAMPAIGNS_LISTED_MAX}, with approval status and counts. */
+export class ListCampaigns {
+  readonly #deps: { storage: Storage; clock: Clock };
+  constructor(deps: { storage: Storage; clock: Clock }) { this.#deps = deps; }
+
+  async execute(scope: { organizationId: string }) {
+    const { storage, clock } = this.#deps;
+    const views = [];
+    for (const stored of await storage.campaigns.list(scope.organizationId, CAMPAIGNS_LISTED_MAX)) {
+      const approval = stored.approvalRequestId ? await storage.approvals.findById(stored.approvalRequestId) : null;
+      const campaign = reconcileApproval(stored, approval, clock.now());
+      if (campaign !== stored) await storage.campaigns.update(campaign);
+      views.push(campaignView(campaign, await storage.campaigns.counts(scope.organizationId, campaign.id), approval?.status ?? null));
+    }
+    return views;
+  }
+}

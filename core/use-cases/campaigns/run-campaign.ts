@@ -1,0 +1,140 @@
+import { AppError, isAppError } from '../../errors.ts';
+import type { Campaign } from '../../domain/campaign.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import { QUEUES } from '../../ports/job-queue.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { Repositories, Storage } from '../../ports/storage.ts';
+import { acceptMessages } from '../messaging/accept-messages.ts';
+import type { PreparedMessage } from '../messaging/message-preparation.ts';
+import type { FraudLimits } from '../messaging/send-context.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+import { campaignAudience, prepareForContact, withinTransaction } from './campaign-support.ts';
+
+export const FAN_OUT_BATCH = 1_000;
+/** While recipients' messages are still queued, the job checks again after this many seconds. */
+export const COMPLETION_POLL_SECONDS = 15;
+
+export interface RunCampaignDeps {
+  storage: Storage;
+  pricing: PricingRepository;
+  clock: Clock;
+  ids: IdGenerator;
+  fraud: FraudLimits;
+  batchSize?: number;
+  completionPollSeconds?: number;
+}
+
+/**
+ * The worker's campaign job (`campaign-run`, docs/campaigns.md). Starts a due SCHEDULED campaign,
+ * then fans out in batches: each batch, in one transaction under the campaign's row lock, takes the
+ * next contacts after the cursor (keyset by id), runs them through the send pipeline
+ * (acceptMessages: fraud, suppression, pricing, one wallet debit, bulk insert, bulk enqueue), records
+ * them as recipients (a contact at most once per campaign) and moves the cursor. A crash loses at most
+ * the uncommitted batch, which the retried job redoes: nobody is messaged twice. When the audience is
+ * exhausted and no recipient's message is QUEUED or PENDING any more, the campaign is COMPLETED and
+ * campaign.completed is published; until then the job re-enqueues itself.
+ */
+export class RunCampaign {
+  readonly #deps: RunCampaignDeps;
+  constructor(deps: RunCampaignDeps) { this.#deps = deps; }
+
+  async execute(job: { campaignId: string; organizationId: string }): Promise<Campaign | null> {
+    const { storage } = this.#deps;
+    let campaign = await this.#start(job);
+    if (!campaign || campaign.status !== 'SENDING') return campaign;
+    while (!campaign.fanOutDone) {
+      try {
+        const next = await storage.transaction((tx) => this.#batch(tx, job));
+        if (!next) return storage.campaigns.findById(job.organizationId, job.campaignId);
+        campaign = next;
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'INSUFFICIENT_BALANCE') throw error;
+        return this.#fail(job, 'The wallet ran out of balance during the fan-out; recipients not reached yet were not messaged');
+      }
+    }
+    return this.#completeOrPoll(job);
+  }
+
+  /** SCHEDULED and due -> SENDING. */
+  async #start(job: { campaignId: string; organizationId: string }): Promise<Campaign | null> {
+    const now = this.#deps.clock.now();
+    return this.#deps.storage.transaction(async (tx) => {
+      const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
+      if (!campaign || campaign.status !== 'SCHEDULED') return campaign;
+      if (campaign.scheduledAt && campaign.scheduledAt.getTime() > now.getTime() + 1_000) return campaign; // rescheduled meanwhile: a later job starts it
+      const started = { ...campaign, status: 'SENDING' as const, startedAt: now, updatedAt: now };
+      await tx.campaigns.update(started);
+      return started;
+    });
+  }
+
+  /** One fan-out batch; null when the campaign stopped being SENDING (cancelled). */
+  async #batch(tx: Repositories, job: { campaignId: string; organizationId: string }): Promise<Campaign | null> {
+    const { clock, ids } = this.#deps;
+    const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
+    if (!campaign || campaign.status !== 'SENDING') return null;
+    if (campaign.fanOutDone) return campaign;
+    const now = clock.now();
+    const audience = await campaignAudience(tx, campaign);
+    const contacts = await tx.contacts.page(campaign.organizationId, audience, campaign.cursor, this.#deps.batchSize ?? FAN_OUT_BATCH);
+    if (contacts.length === 0) {
+      const done = { ...campaign, fanOutDone: true, updatedAt: now };
+      await tx.campaigns.update(done);
+      return done;
+    }
+    const template = campaign.templateId ? await tx.templates.findById(campaign.organizationId, campaign.templateId) : null;
+    if (!template) throw new AppError('VALIDATION_ERROR', 'The campaign\'s template no longer exists');
+    const rules = await this.#deps.pricing.listActive();
+    const prepared: PreparedMessage[] = [];
+    const owners: string[] = [];
+    const skipped: Array<{ contactId: string; reason: string }> = [];
+    for (const contact of contacts) {
+      const result = prepareForContact(campaign, template, contact, rules);
+      if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
+    }
+    const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(
+      { storage: withinTransaction(tx), clock, ids, fraud: this.#deps.fraud },
+      { organizationId: campaign.organizationId, userId: campaign.createdByUserId, apiKeyId: null, isSandbox: false },
+      prepared, { async: true, idempotency: null, batchId: ids.next() });
+    await tx.campaigns.addRecipients(campaign.organizationId, campaign.id, [
+      ...accepted.messages.map((m, i) => ({ contactId: owners[i]!, messageId: m.id, skipReason: null })),
+      ...skipped.map((s) => ({ contactId: s.contactId, messageId: null, skipReason: s.reason })),
+    ]);
+    const next = { ...campaign, cursor: contacts[contacts.length - 1]!.id, updatedAt: now };
+    await tx.campaigns.update(next);
+    return next;
+  }
+
+  async #completeOrPoll(job: { campaignId: string; organizationId: string }): Promise<Campaign | null> {
+    const { storage, clock, ids } = this.#deps;
+    return storage.transaction(async (tx) => {
+      const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
+      if (!campaign || campaign.status !== 'SENDING' || !campaign.fanOutDone) return campaign;
+      const counts = await tx.campaigns.counts(job.organizationId, job.campaignId);
+      if (counts.queued + counts.pending > 0) {
+        await tx.jobs.enqueue(QUEUES.campaignRun, job, { startAfterSeconds: this.#deps.completionPollSeconds ?? COMPLETION_POLL_SECONDS });
+        return campaign;
+      }
+      const now = clock.now();
+      const completed = { ...campaign, status: 'COMPLETED' as const, completedAt: now, updatedAt: now };
+      await tx.campaigns.update(completed);
+      await publishOutboundEvent(tx, {
+        id: ids.next(), organizationId: campaign.organizationId, kind: 'campaign.completed', occurredAt: now,
+        data: { campaignId: campaign.id, name: campaign.name, channel: campaign.channel, counts, completedAt: now.toISOString() },
+      });
+      return completed;
+    });
+  }
+
+  async #fail(job: { campaignId: string; organizationId: string }, reason: string): Promise<Campaign | null> {
+    const now = this.#deps.clock.now();
+    return this.#deps.storage.transaction(async (tx) => {
+      const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
+      if (!campaign || campaign.status !== 'SENDING') return campaign;
+      const failed = { ...campaign, status: 'FAILED' as const, failureReason: reason, updatedAt: now };
+      await tx.campaigns.update(failed);
+      return failed;
+    });
+  }
+}

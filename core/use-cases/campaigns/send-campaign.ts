@@ -1,0 +1,56 @@
+import { AppError } from '../../errors.ts';
+import { campaignView } from '../../domain/campaign.ts';
+import { pesewasToGhs } from '../../domain/money.ts';
+import type { Clock } from '../../ports/clock.ts';
+import { QUEUES } from '../../ports/job-queue.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { estimateCampaign } from './campaign-estimate.ts';
+import { loadCampaign } from './campaign-support.ts';
+
+/**
+ * POST /campaigns/{id}/send: starts a DRAFT campaign now (SENDING), or at its scheduledAt when that
+ * is in the future (SCHEDULED). Refused: CAMPAIGN_NOT_APPROVED while an administrator's approval is
+ * pending or after a rejection; INSUFFICIENT_BALANCE when the wallet cannot cover the estimate;
+ * TEMPLATE_NOT_APPROVED; CONFLICT from any state but DRAFT. The worker does the fan-out.
+ */
+export class SendCampaign {
+  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock };
+  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock }) { this.#deps = deps; }
+
+  async execute(scope: { organizationId: string }, id: string) {
+    const { storage, clock } = this.#deps;
+    const now = clock.now();
+    const { campaign, approval } = await loadCampaign(storage, scope.organizationId, id, now);
+    if (campaign.status === 'PENDING_APPROVAL' || campaign.status === 'REJECTED') {
+      throw new AppError('CAMPAIGN_NOT_APPROVED', campaign.status === 'REJECTED' ? 'The campaign was rejected by a platform administrator'
+        : 'The campaign\'s content needs a platform administrator\'s approval before it can be sent',
+      { approvalRequestId: campaign.approvalRequestId, approvalStatus: approval?.status ?? null, riskScore: campaign.riskScore });
+    }
+    if (campaign.status !== 'DRAFT') throw new AppError('CONFLICT', `A ${campaign.status} campaign cannot be sent`, { status: campaign.status });
+    const estimate = await estimateCampaign(this.#deps, campaign);
+    if (estimate.template.status !== 'APPROVED') {
+      throw new AppError('TEMPLATE_NOT_APPROVED', 'The campaign\'s template is not approved', { templateId: estimate.template.id, status: estimate.template.status });
+    }
+    const balance = (await storage.wallets.get(scope.organizationId))?.balance ?? 0;
+    if (balance < estimate.cost) {
+      throw new AppError('INSUFFICIENT_BALANCE', 'The wallet cannot cover this campaign', {
+        required: pesewasToGhs(estimate.cost), balance: pesewasToGhs(balance), recipients: estimate.recipients, currency: 'GHS',
+      });
+    }
+    const later = campaign.scheduledAt !== null && campaign.scheduledAt.getTime() > now.getTime();
+    const started = later ? { ...campaign, status: 'SCHEDULED' as const, updatedAt: now } : { ...campaign, status: 'SENDING' as const, startedAt: now, updatedAt: now };
+    await storage.transaction(async (tx) => {
+      const current = await tx.campaigns.lock(scope.organizationId, id);
+      if (current?.status !== 'DRAFT') throw new AppError('CONFLICT', 'The campaign changed meanwhile; reload it', { status: current?.status ?? null });
+      await tx.campaigns.update(started);
+      await tx.jobs.enqueue(QUEUES.campaignRun, { campaignId: id, organizationId: scope.organizationId },
+        later ? { startAfterSeconds: Math.ceil((campaign.scheduledAt!.getTime() - now.getTime()) / 1000) } : {});
+    });
+    return {
+      message: later ? `scheduled for ${campaign.scheduledAt!.toISOString()}` : 'sending started',
+      estimate: { recipients: estimate.recipients, cost: pesewasToGhs(estimate.cost), currency: 'GHS' },
+      campaign: campaignView(started, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null),
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import type { Container } from 'inversify';
+import { CancelCampaign } from '../../../core/use-cases/campaigns/cancel-campaign.ts';
+import { CreateCampaign } from '../../../core/use-cases/campaigns/create-campaign.ts';
+import { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
+import { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
+import { ListCampaigns } from '../../../core/use-cases/campaigns/list-campaigns.ts';
+import { SendCampaign } from '../../../core/use-cases/campaigns/send-campaign.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
+import { INFRA } from '../../tokens.ts';
+import { campaignRoutes } from '../routes/campaign-routes.ts';
+import { API } from '../tokens.ts';
+
+/** Campaigns: create, estimate, send (the worker fans out), cancel. */
+export function bindCampaignsModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue(
+    (storage, ids, clock, pricing) => campaignRoutes({
+      createCampaign: new CreateCampaign({ storage, ids, clock }),
+      listCampaigns: new ListCampaigns({ storage, clock }),
+      getCampaign: new GetCampaign({ storage, clock }),
+      estimateCampaign: new EstimateCampaign({ storage, pricing, clock }),
+      sendCampaign: new SendCampaign({ storage, pricing, clock }),
+      cancelCampaign: new CancelCampaign({ storage, clock }),
+    }),
+    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing]).inSingletonScope();
+}

@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import type { Contact } from '../../../core/domain/contact.ts';
+import { QUEUES } from '../../../core/ports/job-queue.ts';
+import type { Repositories, Storage } from '../../../core/ports/storage.ts';
+import { CancelCampaign } from '../../../core/use-cases/campaigns/cancel-campaign.ts';
+import { CreateCampaign } from '../../../core/use-cases/campaigns/create-campaign.ts';
+import { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
+import { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
+import { RunCampaign } from '../../../core/use-cases/campaigns/run-campaign.ts';
+import { SendCampaign } from '../../../core/use-cases/campaigns/send-campaign.ts';
+import { CreateSegment } from '../../../core/use-cases/segments/create-segment.ts';
+import { buildPipeline, caught, ghPhone, type Pipeline } from '../messaging/messaging-fixtures.ts';
+
+/** A Storage whose `failAt`-th transaction throws after its work ran: a worker killed before the commit. */
+function crashing(inner: Storage, failAt: number): Storage & { transactions: number } {
+  const wrapper = Object.create(inner) as Storage & { transactions: number };
+  wrapper.transactions = 0;
+  wrapper.transaction = <T>(work: (tx: Repositories) => Promise<T>) => inner.transaction(async (tx) => {
+    const result = await work(tx);
+    wrapper.transactions += 1;
+    if (wrapper.transactions === failAt) throw new Error('worker killed');
+    return result;
+  });
+  return wrapper;
+}
+
+describe('campaigns: approval gate, estimate, fan-out that survives a crash, completion', () => {
+  let p: Pipeline;
+  const scope = () => ({ organizationId: p.organizationId, userId: 'user-1' });
+  const deps = () => ({ storage: p.core.storage, ids: p.core.ids, clock: p.core.clock, pricing: p.core.storage.pricing });
+  const run = (storage: Storage = p.core.storage, batchSize = 5) => new RunCampaign({ ...deps(), storage, fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, batchSize });
+
+  let numbered = 0;
+  async function contacts(n: number, extra: Partial<Contact> = {}): Promise<Contact[]> {
+    const list: Contact[] = [];
+    for (let k = 0; k < n; k += 1) {
+      const i = numbered++;
+      const now = p.core.clock.now();
+      list.push({ id: p.core.ids.next(), organizationId: p.organizationId, firstName: `Ama${i}`, lastName: null, phone: ghPhone(i), email: null, countryCode: 'GH',
+        tags: ['promo'], fcmToken: null, optedOutAt: null, createdAt: now, updatedAt: now, ...extra });
+    }
+    await p.core.storage.contacts.insertMany(list);
+    return list;
+  }
+  async function campaign(body: string, extra: Record<string, unknown> = {}) {
+    const template = await p.template({ body, variables: [], category: 'TRANSACTIONAL' });
+    return new CreateCampaign(deps()).execute(scope(), { name: 'Launch', channel: 'SMS', templateId: template.id, ...extra });
+  }
+
+  beforeEach(async () => { p = await buildPipeline({ balance: 100_000 }); });
+
+  it('holds a risky campaign for approval, refuses to send it, and sends once an administrator approved the request', async () => {
+    await contacts(2);
+    const created = await campaign('Hi {{firstName}}, please reply with your PIN to claim the refund');
+    expect(created).to.include({ status: 'PENDING_APPROVAL', approvalStatus: 'PENDING' });
+    expect(created.riskScore).to.be.at.least(30);
+    const request = p.core.storage.state.approvals.get(created.approvalRequestId!)!;
+    expect(request).to.include({ kind: 'CAMPAIGN', subjectId: created.id, status: 'PENDING' });
+    expect((request.content['compliance'] as { riskScore: number }).riskScore).to.equal(created.riskScore);
+    const refused = await caught(() => new SendCampaign(deps()).execute(scope(), created.id));
+    expect(refused.code).to.equal('CAMPAIGN_NOT_APPROVED');
+
+    request.status = 'APPROVED'; // what the admin approve endpoint records
+    expect((await new GetCampaign(deps()).execute(scope(), created.id))).to.include({ status: 'DRAFT', approvalStatus: 'APPROVED' });
+    const started = await new SendCampaign(deps()).execute(scope(), created.id);
+    expect(started.message).to.equal('sending started');
+    expect(started.campaign.status).to.equal('SENDING');
+  });
+
+  it('marks a campaign REJECTED when the administrator rejected it', async () => {
+    const created = await campaign('Congratulations, you have won! Send your PIN now');
+    const request = p.core.storage.state.approvals.get(created.approvalRequestId!)!;
+    request.status = 'REJECTED'; request.comment = 'phishing';
+    expect(await new GetCampaign(deps()).execute(scope(), created.id)).to.include({ status: 'REJECTED', failureReason: 'Rejected: phishing' });
+    expect((await caught(() => new SendCampaign(deps()).execute(scope(), created.id))).code).to.equal('CAMPAIGN_NOT_APPROVED');
+  });
+
+  it('estimates recipients and cost, and refuses to send with INSUFFICIENT_BALANCE when the wallet cannot cover it', async () => {
+    await contacts(3);
+    await contacts(1, { phone: null, email: 'no-phone@example.com' });
+    await contacts(1, { phone: ghPhone(99), optedOutAt: p.core.clock.now() });
+    const created = await campaign('Our shop opens at 9. Reply STOP to opt out');
+    expect(created.status).to.equal('DRAFT');
+    const estimate = await new EstimateCampaign(deps()).execute(scope(), created.id);
+    expect(estimate).to.include({ recipients: 3, segments: 1, currency: 'GHS', sufficientBalance: true });
+    expect(estimate.cost).to.be.greaterThan(0);
+    await p.core.storage.wallets.update(p.organizationId, (w) => ({ amount: -w.balance, kind: 'DEBIT', reference: 'drain', description: 'drain' }), p.core.clock.now());
+    const refused = await caught(() => new SendCampaign(deps()).execute(scope(), created.id));
+    expect(refused.code).to.equal('INSUFFICIENT_BALANCE');
+    expect(refused.details['required']).to.equal(estimate.cost);
+  });
+
+  it('fans out to a segment in batches; a crash mid fan-out and a restart give every contact exactly one message', async () => {
+    const list = await contacts(23);
+    await contacts(2, { tags: ['other'] });
+    const segment = await new CreateSegment(deps()).execute(scope(), { name: 'Promo', rules: { field: 'tags', op: 'contains', value: 'promo' } });
+    const created = await campaign('Hello {{firstName}}, new stock today', { segmentId: segment.id });
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    const job = { campaignId: created.id, organizationId: p.organizationId };
+
+    const crashy = crashing(p.core.storage, 3); // transaction 1 starts nothing new (already SENDING), 2 = batch 1, 3 = batch 2 dies
+    const error = await run(crashy).execute(job).then(() => null, (e: Error) => e);
+    expect(error?.message).to.equal('worker killed');
+    expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(5);
+
+    const afterRestart = await run().execute(job);
+    expect(afterRestart).to.include({ status: 'SENDING', fanOutDone: true });
+    const messages = await p.core.storage.messages.list(p.organizationId, {}, 0, 100);
+    const recipients = messages.items.map((m) => m.recipient).sort();
+    expect(recipients).to.deep.equal(list.map((c) => c.phone).sort());
+    expect(messages.items[0]!.body).to.match(/^Hello Ama\d+, new stock today$/);
+    expect(await p.core.storage.campaigns.counts(p.organizationId, created.id)).to.include({ recipients: 23, queued: 23, skipped: 0 });
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => j.startAfterSeconds)).to.include(15);
+
+    for (const m of messages.items) await p.deliver.execute(m.id);
+    const completed = await run().execute(job);
+    expect(completed?.status).to.equal('COMPLETED');
+    const events = p.core.storage.state.outboundEvents.filter((e) => e.kind === 'campaign.completed');
+    expect(events).to.have.length(1);
+    expect((events[0]!.data['counts'] as { sent: number }).sent).to.equal(23);
+    expect(await run().execute(job)).to.include({ status: 'COMPLETED' });
+    expect(p.core.storage.state.outboundEvents.filter((e) => e.kind === 'campaign.completed')).to.have.length(1);
+  });
+
+  it('schedules a campaign with a future scheduledAt and starts it when due; cancelling stops the fan-out', async () => {
+    await contacts(4);
+    const at = new Date(p.core.clock.now().getTime() + 3_600_000).toISOString();
+    const created = await campaign('Sale starts now', { scheduledAt: at });
+    const sent = await new SendCampaign(deps()).execute(scope(), created.id);
+    expect(sent.message).to.equal(`scheduled for ${at}`);
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun)[0]!.startAfterSeconds).to.equal(3600);
+    const job = { campaignId: created.id, organizationId: p.organizationId };
+    expect(await run().execute(job)).to.include({ status: 'SCHEDULED' });
+    p.core.clock.advance(3_600_000);
+    await new CancelCampaign(deps()).execute(scope(), created.id);
+    expect(await run().execute(job)).to.include({ status: 'CANCELLED' });
+    expect((await p.core.storage.messages.list(p.organizationId, {}, 0, 10)).total).to.equal(0);
+    expect((await caught(() => new CancelCampaign(deps()).execute(scope(), created.id))).code).to.equal('CONFLICT');
+  });
+});
