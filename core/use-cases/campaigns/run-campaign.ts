@@ -13,7 +13,7 @@ import { campaignAudience, prepareForContact, withinTransaction } from './campai
 
 export const FAN_OUT_BATCH = 1_000;
 /** While recipients' messages are still queued, the job checks again after this many seconds. */
-export const COMPLETION_POLL_SECONDS = 15;
+export const COMPLETION_POLL_SECONDS = 5;
 
 export interface RunCampaignDeps {
   storage: Storage;

@@ -110,7 +110,7 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect(recipients).to.deep.equal(list.map((c) => c.phone).sort());
     expect(messages.items[0]!.body).to.match(/^Hello Ama\d+, new stock today$/);
     expect(await p.core.storage.campaigns.counts(p.organizationId, created.id)).to.include({ recipients: 23, queued: 23, skipped: 0 });
-    expect(p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => j.startAfterSeconds)).to.include(15);
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => j.startAfterSeconds)).to.include(5);
 
     for (const m of messages.items) await p.deliver.execute(m.id);
     const completed = await run().execute(job);
