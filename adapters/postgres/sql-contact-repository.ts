@@ -101,8 +101,13 @@ export class SqlContactRepository implements ContactRepository {
     [JSON.stringify(contacts.map(toRow))]);
   }
 
+  /**
+   * Also commits the transaction without waiting for the WAL flush (synchronous_commit off, this
+   * transaction only): an import batch commits together with its progress row, so a commit lost in a
+   * database crash is simply redone when the job resumes. Saves a disk flush per batch.
+   */
   async lockForBulkWrite(organizationId: string): Promise<void> {
-    await sqlRows(this.#em, `select pg_advisory_xact_lock(hashtext('contacts:' || $1))`, [organizationId]);
+    await sqlRows(this.#em, `select pg_advisory_xact_lock(hashtext('contacts:' || $1)), set_config('synchronous_commit', 'off', true)`, [organizationId]);
   }
 
   async count(organizationId: string, audience: Audience): Promise<number> {

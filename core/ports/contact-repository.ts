@@ -30,6 +30,8 @@ export interface ContactRepository {
   /**
    * Serializes bulk writers (imports) of one organization's contacts until the surrounding transaction
    * ends, so that "match, then insert or update" cannot race. Call inside `Storage.transaction`.
+   * Adapters may relax the durability of that transaction's commit: callers commit their progress
+   * in the same transaction and redo a lost batch.
    */
   lockForBulkWrite(organizationId: string): Promise<void>;
   /** How many contacts the audience holds. */

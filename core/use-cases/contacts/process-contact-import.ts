@@ -6,7 +6,7 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import { importColumnOf, splitTags, type ImportColumn } from './import-columns.ts';
 
-export const IMPORT_BATCH_ROWS = 2_000;
+export const IMPORT_BATCH_ROWS = 5_000;
 
 export interface ProcessContactImportDeps {
   storage: Storage;
