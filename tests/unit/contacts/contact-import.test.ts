@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { CsvParseReader } from '../../../adapters/csv/csv-parse-reader.ts';
+import { newOrganization } from '../../../core/domain/organization.ts';
+import { QUEUES } from '../../../core/ports/job-queue.ts';
+import type { Repositories, Storage } from '../../../core/ports/storage.ts';
+import { ProcessContactImport } from '../../../core/use-cases/contacts/process-contact-import.ts';
+import { StartContactImport } from '../../../core/use-cases/contacts/start-contact-import.ts';
+import { buildCore, type TestCore } from '../../support/build-core.ts';
+
+async function* bytes(text: string, pieceSize = 7) {
+  const all = new TextEncoder().encode(text);
+  for (let i = 0; i < all.length; i += pieceSize) yield all.slice(i, i + pieceSize);
+}
+
+describe('contact CSV import (use cases on memory)', () => {
+  let core: TestCore;
+  const organizationId = 'org-1';
+  const scope = { organizationId, userId: 'user-1' };
+
+  beforeEach(async () => {
+    core = buildCore();
+    await core.storage.organizations.insert(newOrganization(organizationId, 'Kente', core.clock.now()));
+  });
+
+  async function start(csv: string) {
+    return new StartContactImport(core).execute(scope, { name: 'c.csv', content: bytes(csv) });
+  }
+  const processor = (storage: Storage = core.storage, batchRows = 2) => new ProcessContactImport({ storage, ids: core.ids, clock: core.clock, csv: new CsvParseReader(), batchRows });
+
+  it('stores the upload, estimates the rows and enqueues the job in one go', async () => {
+    const job = await start('phone,firstName\r\n0241000001,Ama\r\n0241000002,Kofi');
+    expect(job).to.include({ status: 'PENDING', sizeBytes: 48 });
+    expect(job.progress).to.deep.equal({ rowsDone: 0, totalRows: 2 });
+    expect(core.storage.jobs.take(QUEUES.contactImport).map((j) => j.data)).to.deep.equal([{ importId: job.id }]);
+  });
+
+  it('merges rows of one file that name the same person, and refuses a row whose phone and email belong to two contacts', async () => {
+    const job = await start([
+      'Phone,E-mail,first_name,Tags',
+      '0241000001,,Ama,vip',
+      '024 100 0001,ama@example.com,,',
+      ',AMA@example.com,Ama Serwaa,accra|vip',
+      '0241000002,kofi@example.com,Kofi,',
+      '0241000002,ama@example.com,Clash,',
+    ].join('\n'));
+    const done = await processor().execute(job.id);
+    expect(done).to.include({ status: 'COMPLETED', created: 2, updated: 2, skipped: 1, rowsDone: 5 });
+    expect(done!.errors).to.deep.equal([{ line: 6, reason: 'the phone and the email belong to two different contacts' }]);
+    const ama = (await core.storage.contacts.findByAddresses(organizationId, ['+233241000001'], []))[0]!;
+    expect(ama).to.include({ firstName: 'Ama Serwaa', email: 'ama@example.com' });
+    expect(ama.tags).to.deep.equal(['vip', 'accra']);
+  });
+
+  it('resumes after a crash at the last committed batch: nothing is created twice', async () => {
+    const rows = Array.from({ length: 9 }, (_, i) => `02410000${String(10 + i)},N${i}`);
+    const job = await start(['phone,firstName', ...rows].join('\n'));
+    let n = 0;
+    const crashing = Object.create(core.storage) as Storage;
+    crashing.transaction = <T>(work: (tx: Repositories) => Promise<T>) => core.storage.transaction(async (tx) => {
+      const result = await work(tx);
+      if (++n === 3) throw new Error('worker killed');
+      return result;
+    });
+    expect(await processor(crashing).execute(job.id).then(() => 'finished', (e: Error) => e.message)).to.equal('worker killed');
+    expect((await core.storage.contactImports.findById(organizationId, job.id))!.rowsDone).to.equal(4);
+    const done = await processor().execute(job.id);
+    expect(done).to.include({ status: 'COMPLETED', created: 9, updated: 0, rowsDone: 9, totalRows: 9 });
+    expect((await core.storage.contacts.search(organizationId, { search: '', offset: 0, limit: 100 })).total).to.equal(9);
+    expect(await processor().execute(job.id)).to.include({ status: 'COMPLETED', created: 9 });
+  });
+
+  it('keeps the first 100 row errors and counts them all', async () => {
+    const job = await start(['phone', ...Array.from({ length: 130 }, () => 'not-a-phone')].join('\n'));
+    const done = await processor(core.storage, 50).execute(job.id);
+    expect(done).to.include({ skipped: 130, errorCount: 130, created: 0 });
+    expect(done!.errors).to.have.length(100);
+    expect(done!.errors[0]).to.deep.equal({ line: 2, reason: 'phone is not a phone number' });
+  });
+
+  it('refuses an empty file and a header without phone or email', async () => {
+    for (const csv of ['', 'name,city\nAma,Accra']) {
+      const error = await start(csv).then(() => null, (e: { code: string; details: { fieldErrors: Record<string, string[]> } }) => e);
+      expect(error?.code).to.equal('VALIDATION_ERROR');
+      expect(error?.details.fieldErrors).to.have.property('file');
+    }
+    expect(core.storage.state.contactImports.size).to.equal(0);
+  });
+});
