@@ -97,3 +97,4 @@ export * from './use-cases/templates/create-template.ts';
 export * from './use-cases/templates/get-template.ts';
 export * from './use-cases/templates/list-templates.ts';
 export * from './use-cases/webhooks/publish-outbound-event.ts';
+export * from './use-cases/messaging/accept-coalescer.ts';
