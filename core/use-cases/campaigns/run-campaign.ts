@@ -14,6 +14,8 @@ import { campaignAudience, prepareForContact, withinTransaction } from './campai
 export const FAN_OUT_BATCH = 1_000;
 /** While recipients' messages are still queued, the job checks again after this many seconds. */
 export const COMPLETION_POLL_SECONDS = 5;
+/** Batches one job run handles before it re-enqueues the rest. */
+export const BATCHES_PER_RUN = 200;
 
 export interface RunCampaignDeps {
   storage: Storage;
@@ -23,6 +25,7 @@ export interface RunCampaignDeps {
   fraud: FraudLimits;
   batchSize?: number;
   completionPollSeconds?: number;
+  maxBatchesPerRun?: number;
 }
 
 /**
@@ -43,7 +46,13 @@ export class RunCampaign {
     const { storage } = this.#deps;
     let campaign = await this.#start(job);
     if (!campaign || campaign.status !== 'SENDING') return campaign;
+    let batches = 0;
     while (!campaign.fanOutDone) {
+      if (batches++ >= (this.#deps.maxBatchesPerRun ?? BATCHES_PER_RUN)) {
+        // Keep each job run short (well inside the queue's expiry): the rest continues in a new job.
+        await storage.jobs.enqueue(QUEUES.campaignRun, job);
+        return campaign;
+      }
       try {
         const next = await storage.transaction((tx) => this.#batch(tx, job));
         if (!next) return storage.campaigns.findById(job.organizationId, job.campaignId);

@@ -1,5 +1,6 @@
 import { normalizeContactFields, type Contact, type ContactFields } from '../../domain/contact.ts';
-import { IMPORT_ERRORS_KEPT, type ContactImport } from '../../domain/contact-import.ts';
+import { IMPORT_ERRORS_KEPT, type ContactImport, type ImportRowError } from '../../domain/contact-import.ts';
+import { QUEUES } from '../../ports/job-queue.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { CsvReader, CsvRow } from '../../ports/csv-reader.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -7,6 +8,8 @@ import type { Repositories, Storage } from '../../ports/storage.ts';
 import { importColumnOf, splitTags, type ImportColumn } from './import-columns.ts';
 
 export const IMPORT_BATCH_ROWS = 5_000;
+/** Rows one job run handles before it re-enqueues the rest (keeps each job well inside the queue's expiry). */
+export const IMPORT_ROWS_PER_RUN = 500_000;
 
 export interface ProcessContactImportDeps {
   storage: Storage;
@@ -14,6 +17,7 @@ export interface ProcessContactImportDeps {
   ids: IdGenerator;
   clock: Clock;
   batchRows?: number;
+  maxRowsPerRun?: number;
 }
 
 /**
@@ -28,12 +32,11 @@ export class ProcessContactImport {
   constructor(deps: ProcessContactImportDeps) { this.#deps = deps; }
 
   async execute(importId: string): Promise<ContactImport | null> {
-    const { storage, csv, clock } = this.#deps;
+    const { storage, csv } = this.#deps;
     let job = await storage.contactImports.findForProcessing(importId);
     if (!job || job.status === 'COMPLETED' || job.status === 'FAILED') return job;
-    job = { ...job, status: 'PROCESSING', updatedAt: clock.now() };
-    await storage.contactImports.update(job);
     const resumeAfter = job.rowsDone;
+    const budget = this.#deps.maxRowsPerRun ?? IMPORT_ROWS_PER_RUN;
     let seen = 0;
     let batch: CsvRow[] = [];
     // An infrastructure failure is thrown: the queue retries the job, which resumes after the last committed batch.
@@ -41,36 +44,52 @@ export class ProcessContactImport {
       seen += 1;
       if (seen <= resumeAfter) continue;
       batch.push(row);
-      if (batch.length >= (this.#deps.batchRows ?? IMPORT_BATCH_ROWS)) { job = await this.#commit(job, batch, false); batch = []; }
+      if (batch.length >= (this.#deps.batchRows ?? IMPORT_BATCH_ROWS)) {
+        const pause = seen - resumeAfter >= budget;
+        const next = await this.#commit(job, batch, pause ? 'pause' : 'more');
+        if (!next || pause) return next ?? storage.contactImports.findForProcessing(importId);
+        job = next; batch = [];
+      }
     }
-    return this.#commit(job, batch, true);
+    return (await this.#commit(job, batch, 'last')) ?? storage.contactImports.findForProcessing(importId);
   }
 
-  async #commit(job: ContactImport, rows: readonly CsvRow[], last: boolean): Promise<ContactImport> {
+  /**
+   * Commits one batch, or returns null when another run of the same import already moved past `job`
+   * (a job redelivered while the first run was still going): that run owns the import.
+   * 'pause' ends this run after the batch and enqueues the rest, so one job stays short.
+   */
+  async #commit(job: ContactImport, rows: readonly CsvRow[], mode: 'more' | 'last' | 'pause'): Promise<ContactImport | null> {
+    const rejected: ImportRowError[] = [];
+    const readable: Array<{ line: number; fields: ContactFields; hasCountry: boolean }> = [];
+    for (const row of rows) {
+      if ('error' in row) { rejected.push({ line: row.line, reason: row.error }); continue; }
+      const cells = cellsOf(row.record);
+      const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags) });
+      if (!read.ok) { rejected.push({ line: row.line, reason: read.reason }); continue; }
+      if (read.fields.phone === null && read.fields.email === null) { rejected.push({ line: row.line, reason: 'a row needs a phone or an email' }); continue; }
+      readable.push({ line: row.line, fields: read.fields, hasCountry: Boolean(cells.countryCode?.trim()) });
+    }
     return this.#deps.storage.transaction(async (tx) => {
-      const next = { ...job, errors: [...job.errors] };
-      const reject = (line: number, reason: string) => {
+      await tx.contacts.lockForBulkWrite(job.organizationId);
+      const current = await tx.contactImports.findForProcessing(job.id);
+      if (!current || current.rowsDone !== job.rowsDone || current.status === 'COMPLETED' || current.status === 'FAILED') return null;
+      const next = { ...current, errors: [...current.errors] };
+      const reject = (error: ImportRowError) => {
         next.skipped += 1; next.errorCount += 1;
-        if (next.errors.length < IMPORT_ERRORS_KEPT) next.errors.push({ line, reason });
+        if (next.errors.length < IMPORT_ERRORS_KEPT) next.errors.push(error);
       };
-      const readable: Array<{ line: number; fields: ContactFields; hasCountry: boolean }> = [];
-      for (const row of rows) {
-        if ('error' in row) { reject(row.line, row.error); continue; }
-        const cells = cellsOf(row.record);
-        const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags) });
-        if (!read.ok) { reject(row.line, read.reason); continue; }
-        if (read.fields.phone === null && read.fields.email === null) { reject(row.line, 'a row needs a phone or an email'); continue; }
-        readable.push({ line: row.line, fields: read.fields, hasCountry: Boolean(cells.countryCode?.trim()) });
-      }
-      const outcome = await this.#upsert(tx, job.organizationId, readable, reject);
+      rejected.forEach(reject);
+      const outcome = await this.#upsert(tx, job.organizationId, readable, (line, reason) => reject({ line, reason }));
       next.created += outcome.created; next.updated += outcome.updated;
       next.rowsDone += rows.length;
       const now = this.#deps.clock.now();
-      const done: ContactImport = last
+      const done: ContactImport = mode === 'last'
         ? { ...next, status: 'COMPLETED', totalRows: next.rowsDone, updatedAt: now, finishedAt: now }
-        : { ...next, totalRows: Math.max(next.totalRows, next.rowsDone), updatedAt: now };
+        : { ...next, status: 'PROCESSING', totalRows: Math.max(next.totalRows, next.rowsDone), updatedAt: now };
       await tx.contactImports.update(done);
-      if (last) await tx.contactImports.deleteChunks(job.id);
+      if (mode === 'last') await tx.contactImports.deleteChunks(job.id);
+      if (mode === 'pause') await tx.jobs.enqueue(QUEUES.contactImport, { importId: job.id });
       return done;
     });
   }
@@ -78,7 +97,6 @@ export class ProcessContactImport {
   async #upsert(tx: Repositories, organizationId: string, rows: ReadonlyArray<{ line: number; fields: ContactFields; hasCountry: boolean }>,
     reject: (line: number, reason: string) => void): Promise<{ created: number; updated: number }> {
     if (rows.length === 0) return { created: 0, updated: 0 };
-    await tx.contacts.lockForBulkWrite(organizationId);
     const existing = await tx.contacts.findByAddresses(organizationId,
       rows.flatMap((r) => (r.fields.phone ? [r.fields.phone] : [])), rows.flatMap((r) => (r.fields.email ? [r.fields.email] : [])));
     const byPhone = new Map<string, Contact>(); const byEmail = new Map<string, Contact>();

@@ -122,6 +122,21 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect(p.core.storage.state.outboundEvents.filter((e) => e.kind === 'campaign.completed')).to.have.length(1);
   });
 
+  it('continues a long fan-out in a new job after its batch budget', async () => {
+    await contacts(7);
+    const created = await campaign('Weekend sale');
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    p.core.storage.jobs.take(QUEUES.campaignRun);
+    const job = { campaignId: created.id, organizationId: p.organizationId };
+    const budgeted = new RunCampaign({ ...deps(), fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, batchSize: 2, maxBatchesPerRun: 2 });
+    expect(await budgeted.execute(job)).to.include({ fanOutDone: false, status: 'SENDING' });
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => [j.data, j.startAfterSeconds])).to.deep.equal([[job, 0]]);
+    expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(4);
+    await budgeted.execute(job);
+    expect(await budgeted.execute(job)).to.include({ fanOutDone: true });
+    expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(7);
+  });
+
   it('schedules a campaign with a future scheduledAt and starts it when due; cancelling stops the fan-out', async () => {
     await contacts(4);
     const at = new Date(p.core.clock.now().getTime() + 3_600_000).toISOString();

@@ -69,6 +69,16 @@ describe('contact CSV import (use cases on memory)', () => {
     expect(await processor().execute(job.id)).to.include({ status: 'COMPLETED', created: 9 });
   });
 
+  it('pauses a long import after its row budget and re-enqueues the rest', async () => {
+    const job = await start(['phone', ...Array.from({ length: 9 }, (_, i) => `02420000${String(10 + i)}`)].join('\n'));
+    core.storage.jobs.take(QUEUES.contactImport);
+    const budgeted = new ProcessContactImport({ storage: core.storage, ids: core.ids, clock: core.clock, csv: new CsvParseReader(), batchRows: 2, maxRowsPerRun: 4 });
+    expect(await budgeted.execute(job.id)).to.include({ status: 'PROCESSING', rowsDone: 4 });
+    expect(core.storage.jobs.take(QUEUES.contactImport).map((j) => j.data)).to.deep.equal([{ importId: job.id }]);
+    expect(await budgeted.execute(job.id)).to.include({ status: 'PROCESSING', rowsDone: 8 });
+    expect(await budgeted.execute(job.id)).to.include({ status: 'COMPLETED', rowsDone: 9, created: 9 });
+  });
+
   it('keeps the first 100 row errors and counts them all', async () => {
     const job = await start(['phone', ...Array.from({ length: 130 }, () => 'not-a-phone')].join('\n'));
     const done = await processor(core.storage, 50).execute(job.id);
