@@ -100,6 +100,12 @@ function operation(route: RouteDefinition, operationId: string, schemas: Record<
     const required = Array.isArray(schema['required']) && schema['required'].length > 0;
     op.requestBody = { required, content: json(schema) };
   }
+  if (route.multipart) {
+    op.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: `At most ${route.multipart.maxBytes} bytes` } } } } },
+    };
+  }
   const responses: Record<string, JsonObject> = {};
   for (const [status, text] of Object.entries(route.responses)) responses[status] = response(route, Number(status), text);
   responses['default'] = errorResponse('Any other error, e.g. 500 INTERNAL_ERROR or 415 UNSUPPORTED_MEDIA_TYPE');

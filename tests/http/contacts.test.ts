@@ -147,6 +147,8 @@ describe('HTTP: /contacts (CRUD, search, opt-out, CSV import)', function () {
     expect(header.body.error.details.fieldErrors.file[0]).to.match(/phone or an email/);
     expect((await upload(owner, '')).status).to.equal(400);
     expect((await app.api.post('/contacts/import', { file: 'x' }, owner.auth)).status).to.equal(415);
+    const doc = (await app.api.get('/openapi.json')).body;
+    expect(doc.paths['/contacts/import'].post.requestBody.content).to.have.property('multipart/form-data');
     const big = await upload(owner, new Uint8Array(9 * 1024 * 1024).fill(65));
     expect(big.status).to.equal(413);
     expect(big.body.error.code).to.equal('PAYLOAD_TOO_LARGE');
