@@ -86,11 +86,17 @@ export class SqlContactRepository implements ContactRepository {
     return rows.map(toContact);
   }
 
-  /** One statement for the whole batch: the rows travel as one JSON parameter. */
+  /** One statement for the whole batch: one array parameter per column (cheaper to decode than one JSON document). */
   async insertMany(contacts: readonly Contact[]): Promise<void> {
     if (contacts.length === 0) return;
-    await sqlRows(this.#em, `insert into contacts (${COLUMNS}) select ${COLUMNS} from json_populate_recordset(null::contacts, $1::json)`,
-      [JSON.stringify(contacts.map(toRow))]);
+    const column = <T>(pick: (c: Contact) => T) => contacts.map(pick);
+    await sqlRows(this.#em, `insert into contacts (${COLUMNS})
+      select id, organization_id, first_name, last_name, phone, email, country_code, tags::jsonb, fcm_token, opted_out_at, created_at, updated_at
+      from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
+        as r (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, opted_out_at, created_at, updated_at)`,
+    [column((c) => c.id), column((c) => c.organizationId), column((c) => c.firstName), column((c) => c.lastName), column((c) => c.phone),
+      column((c) => c.email), column((c) => c.countryCode), column((c) => JSON.stringify(c.tags)), column((c) => c.fcmToken),
+      column((c) => c.optedOutAt), column((c) => c.createdAt), column((c) => c.updatedAt)]);
   }
 
   async updateMany(contacts: readonly Contact[]): Promise<void> {
