@@ -152,5 +152,25 @@ describe('HTTP: /contacts (CRUD, search, opt-out, CSV import)', function () {
     const big = await upload(owner, new Uint8Array(9 * 1024 * 1024).fill(65));
     expect(big.status).to.equal(413);
     expect(big.body.error.code).to.equal('PAYLOAD_TOO_LARGE');
+    // Without a Content-Length (chunked), the limit is enforced while streaming.
+    const boundary = 'x-boundary';
+    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\nphone\n`);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head);
+        for (let i = 0; i < 10; i += 1) controller.enqueue(new Uint8Array(1024 * 1024).fill(0x31));
+        controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${app.url}/contacts/import`, {
+      method: 'POST', body: stream, duplex: 'half', signal: AbortSignal.timeout(30_000),
+      headers: { authorization: `Bearer ${owner.token}`, 'x-organization-id': owner.organizationId, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    } as RequestInit).catch((error: Error) => error);
+    expect(chunked, String(chunked)).to.not.be.instanceOf(Error);
+    if (!(chunked instanceof Error)) {
+      expect(chunked.status).to.equal(413);
+      expect(((await chunked.json()) as any).error.code).to.equal('PAYLOAD_TOO_LARGE');
+    }
   });
 });
