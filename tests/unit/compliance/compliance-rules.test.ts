@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { APPROVAL_THRESHOLD, checkCompliance } from '../../../core/domain/compliance.ts';
+import type { TemplateCategory } from '../../../core/domain/channel.ts';
+import { COMMON_RULES, RULES_BY_LANGUAGE } from '../../../core/domain/compliance-rules/index.ts';
+
+interface Case { text: string; category?: TemplateCategory; matched?: string }
+
+/**
+ * For every rule: messages that must trigger it (hits) and messages that look close but must not
+ * (near-misses). A rule without both fails the last test.
+ */
+const TABLE: Record<string, { hits: Case[]; nearMisses: Case[] }> = {
+  'spam.prize': {
+    hits: [{ text: 'Congratulations, you have won GHS 5,000!', matched: 'you have won' }, { text: "You've won an iPhone" }, { text: 'Claim your prize at the office' }],
+    nearMisses: [{ text: 'Our team has won the award for best service' }, { text: 'Prize draw results are on our website' }],
+  },
+  'spam.money-promise': {
+    hits: [{ text: 'Double your money in 7 days' }, { text: 'It is 100% FREE to join', matched: '100% FREE' }, { text: 'A risk-free offer' }],
+    nearMisses: [{ text: 'Delivery is free for orders above GHS 200' }, { text: 'Your money was received' }],
+  },
+  'spam.pressure': {
+    hits: [{ text: 'Act now before prices rise' }, { text: 'Last chance to register' }],
+    nearMisses: [{ text: 'Now open: our new branch in Kumasi' }, { text: 'The act was passed by parliament' }],
+  },
+  'spam.shouting': {
+    hits: [{ text: 'Sale!!! Today only' }, { text: 'BIG SALE THIS WEEKEND ONLY at the mall' }],
+    nearMisses: [{ text: 'Reply STOP to opt out. MTN and GCB customers welcome!' }, { text: 'Sale today! Come early.' }],
+  },
+  'phishing.credential-request': {
+    hits: [
+      { text: 'Please send your PIN to confirm the transfer', matched: 'send your PIN' },
+      { text: 'Reply with your MoMo PIN to receive the refund' },
+      { text: 'Verify your password at our office' },
+      { text: 'Kindly share the OTP we sent you' },
+    ],
+    nearMisses: [
+      { text: 'Never share your PIN with anyone, not even our staff' },
+      { text: 'Your OTP is 482913. Do not share it.' },
+      { text: 'Your password was changed. If this was not you, call 0302 000 000' },
+      { text: 'Send us your feedback about our new app' },
+    ],
+  },
+  'phishing.urgency-link': {
+    hits: [
+      { text: 'Your account will be suspended. Verify at http://secure-login.example.com today' },
+      { text: 'URGENT: update your details www.mtn-update.xyz' },
+      { text: 'Final notice: pay at pay-now.site/ghana' },
+    ],
+    nearMisses: [
+      { text: 'Urgent: the clinic is closed today. Call us instead.' },
+      { text: 'See our new menu at https://kente.example.com' },
+    ],
+  },
+  'phishing.url-shortener': {
+    hits: [{ text: 'Details: bit.ly/3xYz', matched: 'bit.ly' }, { text: 'Open https://tinyurl.com/abc now' }, { text: 'See t.co/xyz' }],
+    nearMisses: [{ text: 'Visit rabbit.ly/carrots for more' }, { text: 'A bit. Lying down helps.' }, { text: 'See https://example.com/bit.ly-guide' }],
+  },
+  'phishing.lookalike-brand': {
+    hits: [
+      { text: 'Your MTN M0M0 wallet is locked', matched: 'M0M0' },
+      { text: 'Ec0bank alert: debit of GHS 500', matched: 'Ec0bank' },
+      { text: 'Ecobnak: your card is blocked', matched: 'Ecobnak' },
+      { text: 'Vodafon Cash reversal pending', matched: 'Vodafon' },
+      { text: 'Stanbik bank notice' },
+    ],
+    nearMisses: [
+      { text: 'Pay with MTN MoMo or Telecel Cash' },
+      { text: 'ECOBANK customers get 10% off' },
+      { text: 'The economy is growing' },
+      { text: 'Call 0244 123 456 for 24/7 support' },
+      { text: 'Infidelity is the theme of the film' },
+    ],
+  },
+  'health.diagnosis': {
+    hits: [{ text: 'Your HIV test is ready', matched: 'HIV' }, { text: 'STI screening results' }],
+    nearMisses: [{ text: 'New hearing aids in stock' }, { text: 'Visit the history museum' }, { text: 'Our stipend arrives Friday' }],
+  },
+  'health.sensitive-data': {
+    hits: [{ text: 'You tested positive for malaria', matched: 'tested positive' }, { text: 'You were diagnosed with hepatitis B' }, { text: 'Your viral load is low' }],
+    nearMisses: [{ text: 'Your appointment is on Monday at 9am' }, { text: 'Our new test centre opens in Tema' }],
+  },
+  'health.record-identifier': {
+    hits: [{ text: 'Bring your NHIS number to the clinic' }, { text: 'Patient ID 4471 is ready for pickup' }],
+    nearMisses: [{ text: 'Be patient, your order is on the way' }, { text: 'Bring your Ghana Card' }],
+  },
+  'opt-out.missing': {
+    hits: [{ text: 'Big sale this weekend at Accra Mall', category: 'MARKETING', matched: '' }, { text: 'Our bus stop at Circle has moved', category: 'MARKETING' }],
+    nearMisses: [
+      { text: 'Big sale this weekend. Reply STOP to opt out', category: 'MARKETING' },
+      { text: 'Sale this weekend. Unsubscribe: kente.example.com/u', category: 'MARKETING' },
+      { text: 'Your order has shipped', category: 'TRANSACTIONAL' },
+    ],
+  },
+};
+
+const ALL_RULES = [...COMMON_RULES, ...Object.values(RULES_BY_LANGUAGE).flat()];
+
+function issueFor(ruleId: string, c: Case) {
+  return checkCompliance(c.text, c.category ?? 'TRANSACTIONAL').issues.find((issue) => issue.ruleId === ruleId);
+}
+
+describe('compliance rules: hits and near-misses', () => {
+  for (const [ruleId, { hits, nearMisses }] of Object.entries(TABLE)) {
+    describe(ruleId, () => {
+      for (const c of hits) {
+        it(`flags "${c.text}"`, () => {
+          const issue = issueFor(ruleId, c);
+          expect(issue, `${ruleId} should flag: ${c.text}`).to.not.equal(undefined);
+          if (c.matched !== undefined) expect(issue!.matchedText).to.equal(c.matched);
+          expect(issue!.explanation).to.be.a('string').that.is.not.empty;
+          expect(issue!.suggestion).to.be.a('string').that.is.not.empty;
+        });
+      }
+      for (const c of nearMisses) {
+        it(`does not flag "${c.text}"`, () => {
+          expect(issueFor(ruleId, c), `${ruleId} should not flag: ${c.text}`).to.equal(undefined);
+        });
+      }
+    });
+  }
+
+  it('has at least one hit and one near-miss for every rule of every language', () => {
+    for (const rule of ALL_RULES) {
+      expect(TABLE[rule.id]?.hits.length ?? 0, `${rule.id}: add hits`).to.be.greaterThan(0);
+      expect(TABLE[rule.id]?.nearMisses.length ?? 0, `${rule.id}: add near-misses`).to.be.greaterThan(0);
+    }
+  });
+
+  it('gives rule ids that are unique and prefixed by their family', () => {
+    const ids = ALL_RULES.map((r) => r.id);
+    expect(new Set(ids).size).to.equal(ids.length);
+    for (const rule of ALL_RULES) expect(rule.id.startsWith(`${rule.family}.`), rule.id).to.equal(true);
+  });
+});
+
+describe('checkCompliance scoring', () => {
+  it('scores a clean transactional message 0 without approval', () => {
+    expect(checkCompliance('Your order 1234 has shipped.', 'TRANSACTIONAL')).to.deep.equal({ riskScore: 0, issues: [], requiresApproval: false, category: 'TRANSACTIONAL' });
+  });
+
+  it('defaults to MARKETING, where a missing opt-out alone stays under the threshold', () => {
+    const result = checkCompliance('New arrivals at our Osu shop');
+    expect(result.category).to.equal('MARKETING');
+    expect(result.issues.map((i) => i.ruleId)).to.deep.equal(['opt-out.missing']);
+    expect(result.riskScore).to.equal(10);
+    expect(result.requiresApproval).to.equal(false);
+  });
+
+  it(`requires approval at ${APPROVAL_THRESHOLD}: a spam phrase plus a missing opt-out`, () => {
+    const result = checkCompliance('You have won a free bag at our shop', 'MARKETING');
+    expect(result.riskScore).to.equal(30);
+    expect(result.requiresApproval).to.equal(true);
+  });
+
+  it('caps the score at 100', () => {
+    const result = checkCompliance('URGENT!!! You have won. Send your PIN to claim at bit.ly/x or your M0M0 will be blocked. HIV test ready', 'MARKETING');
+    expect(result.riskScore).to.equal(100);
+    expect(result.issues.length).to.be.greaterThan(5);
+  });
+
+  it('checks a language without its own list with the English rules', () => {
+    expect(checkCompliance('Send your PIN now', 'TRANSACTIONAL', ['ak']).issues.map((i) => i.ruleId)).to.include('phishing.credential-request');
+  });
+});
