@@ -20,6 +20,7 @@ import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
+import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -48,6 +49,7 @@ export class MikroOrmStorage implements Storage {
   get outboundEvents() { return new SqlOutboundEventRepository(this.#database.em()); }
   get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
   get contacts() { return new SqlContactRepository(this.#database.em()); }
+  get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -72,6 +74,7 @@ export class MikroOrmStorage implements Storage {
       outboundEvents: new SqlOutboundEventRepository(em),
       auditLog: new SqlAuditLogRepository(em),
       contacts: new SqlContactRepository(em),
+      platformReports: new SqlPlatformReportRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

@@ -15,6 +15,7 @@ import type { WalletRepository } from './wallet-repository.ts';
 import type { OutboundEventRepository } from './outbound-event-repository.ts';
 import type { AuditLogRepository } from './audit-log-repository.ts';
 import type { ContactRepository } from './contact-repository.ts';
+import type { PlatformReportRepository } from './platform-report-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -34,6 +35,7 @@ export interface Repositories {
   outboundEvents: OutboundEventRepository;
   auditLog: AuditLogRepository;
   contacts: ContactRepository;
+  platformReports: PlatformReportRepository;
   jobs: JobQueue;
 }
 
