@@ -14,6 +14,7 @@ import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
+import { bindAdminModule } from './modules/admin-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
@@ -37,6 +38,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindComplianceModule,
+  bindAdminModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */
@@ -58,5 +60,6 @@ export function buildApp(container: Container, extraRoutes: readonly RouteDefini
     logger: container.get(INFRA.logger),
     metrics: container.get(API.metrics),
     bodyLimitBytes: config.bodyLimitBytes,
+    impersonationAudit: container.get(API.recordImpersonatedRequest),
   });
 }
