@@ -23,3 +23,4 @@ export * from './in-memory-wallet-repository.ts';
 export * from './memory-state.ts';
 export * from './recording-provider.ts';
 export * from './system-clock.ts';
+export * from './in-memory-platform-report-repository.ts';

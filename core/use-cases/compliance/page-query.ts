@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 
+export { withoutBlankValues } from '../delivery-logs/delivery-log-query.ts';
+
 export const PAGE_SIZE = { default: 20, max: 100 } as const;
 
 const wholeNumber = (description: string) => v.pipe(
@@ -24,10 +26,4 @@ export interface Page<T> {
 
 export function toPage<T>(items: T[], page: number, limit: number, total: number): Page<T> {
   return { items, page, limit, total, totalPages: Math.ceil(total / limit) };
-}
-
-/** Query strings: an empty value (`?page=`) means "not given". */
-export function withoutBlankValues(query: unknown): unknown {
-  if (typeof query !== 'object' || query === null || Array.isArray(query)) return query;
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== '' && value !== undefined));
 }
