@@ -92,6 +92,20 @@ export function describeComplianceAdminContract(name: string, makeStorage: () =>
       expect((await storage.platformReports.listTenants({ search: `${marker}%One`, offset: 0, limit: 5 })).total).to.equal(0);
     });
 
+    it('pages audit entries that share a timestamp with a (time, id) cursor, skipping none', async () => {
+      const org = await seedOrganization(storage);
+      const base = uniqueId('audit');
+      const entries = ['a', 'b', 'c'].map((suffix) => ({
+        id: `${base}-${suffix}`, actorUserId: 'admin-1', impersonatorUserId: null, organizationId: org.id, action: 'tenant.pause',
+        target: null, details: {}, createdAt: at(7),
+      }));
+      for (const e of entries) await storage.auditLog.record(e);
+      const first = await storage.auditLog.list({ limit: 2, organizationId: org.id });
+      expect(first.map((e) => e.id)).to.deep.equal([`${base}-c`, `${base}-b`]);
+      const rest = await storage.auditLog.list({ limit: 2, organizationId: org.id, before: at(7), beforeId: `${base}-b` });
+      expect(rest.map((e) => e.id)).to.deep.equal([`${base}-a`]);
+    });
+
     it('totals top-ups, debits, refunds and wallet balances across tenants', async () => {
       const before = await storage.platformReports.totals();
       const org = await seedWallet(storage, 5_000);

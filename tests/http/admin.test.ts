@@ -265,19 +265,33 @@ describe('HTTP: /admin (platform administration)', () => {
   });
 
   describe('audit log', () => {
-    it('is newest first and bounded, with a cursor to older entries', async () => {
-      const page = await app.api.get('/admin/audit-log?limit=2', { token: admin.token });
-      expect(page.status).to.equal(200);
-      expect(page.body.data.items).to.have.length(2);
-      expect(page.body.data.limit).to.equal(2);
-      const [first, second] = page.body.data.items;
-      expect(first.createdAt >= second.createdAt).to.equal(true);
-      expect(page.body.data.nextBefore).to.equal(second.createdAt);
-      const older = await app.api.get(`/admin/audit-log?limit=2&before=${encodeURIComponent(page.body.data.nextBefore)}`, { token: admin.token });
-      expect(older.status).to.equal(200);
-      for (const e of older.body.data.items) expect(e.createdAt < second.createdAt).to.equal(true);
+    it('is newest first and bounded, and its cursor walks every entry exactly once', async () => {
+      const org = await registerTenant(app.api, 'audit-walk');
+      for (let i = 0; i < 5; i += 1) {
+        await app.api.post(`/admin/tenants/${org.organizationId}/${i % 2 === 0 ? 'pause' : 'resume'}`, undefined, { token: admin.token });
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = `/admin/audit-log?limit=2&organizationId=${org.organizationId}${cursor ? `&cursor=${cursor}` : ''}`;
+        const page = await app.api.get(query, { token: admin.token });
+        expect(page.status, page.text).to.equal(200);
+        expect(page.body.data.items.length).to.be.at.most(2);
+        seen.push(...page.body.data.items.map((e: { id: string }) => e.id));
+        cursor = page.body.data.nextCursor;
+      } while (cursor);
+      expect(seen).to.have.length(5);
+      expect(new Set(seen).size).to.equal(5);
+      const all = (await app.api.get(`/admin/audit-log?organizationId=${org.organizationId}`, { token: admin.token })).body.data.items;
+      expect(all.map((e: { id: string }) => e.id)).to.deep.equal(seen);
+      expect(all.map((e: { action: string }) => e.action)).to.deep.equal(['tenant.pause', 'tenant.resume', 'tenant.pause', 'tenant.resume', 'tenant.pause']);
+    });
+
+    it('answers 400 VALIDATION_ERROR for a limit above 200 or a forged cursor', async () => {
       expect((await app.api.get('/admin/audit-log?limit=201', { token: admin.token })).status).to.equal(400);
-      expect((await app.api.get('/admin/audit-log?before=yesterday', { token: admin.token })).status).to.equal(400);
+      const forged = await app.api.get('/admin/audit-log?cursor=yesterday', { token: admin.token });
+      expect(forged.status).to.equal(400);
+      expect(forged.body.error.details.fieldErrors).to.have.property('cursor');
     });
   });
 });

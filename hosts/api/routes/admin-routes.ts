@@ -88,7 +88,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteDefinition[] {
     {
       method: 'GET', path: '/admin/audit-log', tag: 'Admin', summary: 'Administrative actions, newest first (approvals, pauses, impersonation ...)',
       auth: 'platform-admin', query: ListAuditLogInput,
-      responses: { 200: '{items, limit, nextBefore}', 400: 'VALIDATION_ERROR', ...DENIED },
+      responses: { 200: '{items, limit, nextCursor}', 400: 'VALIDATION_ERROR', ...DENIED },
       handler: async (input) => ok(await deps.listAuditLog.execute(input.query)),
     },
   ];

@@ -89,6 +89,15 @@ describe('admin use cases', () => {
       expect((await failure(new ImpersonateTenant(core).execute(admin, 'nope'))).code).to.equal('NOT_FOUND');
     });
 
+    it('stops working after 30 minutes', async () => {
+      const { token } = await new ImpersonateTenant(core).execute(admin, 'org-1');
+      const auth = new AuthenticateSession(core);
+      core.clock.advance(29 * 60_000);
+      await auth.execute({ token, organizationId: 'org-1', permission: 'templates:read' });
+      core.clock.advance(2 * 60_000);
+      expect((await failure(auth.execute({ token, organizationId: 'org-1', permission: 'templates:read' }))).code).to.equal('UNAUTHORIZED');
+    });
+
     it('exits with a fresh normal token, and refuses a session that is not impersonating', async () => {
       const exit = new ExitImpersonation(core);
       expect((await failure(exit.execute({ impersonatorId: null }))).code).to.equal('NOT_IMPERSONATING');
