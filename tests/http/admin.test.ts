@@ -101,6 +101,10 @@ describe('HTTP: /admin (platform administration)', () => {
 
       const single = await app.api.post('/messages/send', { channel: 'SMS', to: '+233241234567', body: 'Hi' }, { apiKey: key });
       expect(single.body.data).to.include({ status: 'REJECTED', errorCode: 'FRAUD_TENANT_PAUSED' });
+      const queued = await app.api.post('/messages/send', { channel: 'SMS', to: '+233241234571', body: 'Hi', async: true }, { apiKey: key });
+      expect(queued.body.data, queued.text).to.include({ status: 'REJECTED', errorCode: 'FRAUD_TENANT_PAUSED' });
+      const asMember = await app.api.post('/messages/send', { channel: 'SMS', to: '+233241234572', body: 'Hi' }, paused.auth);
+      expect(asMember.body.data, asMember.text).to.include({ status: 'REJECTED', errorCode: 'FRAUD_TENANT_PAUSED' });
       const bulk = await app.api.post('/messages/bulk', { messages: [{ channel: 'SMS', to: '+233241234568', body: 'a' }, { channel: 'WHATSAPP', to: '+233241234570', body: 'b' }] }, { apiKey: key });
       expect(bulk.status, bulk.text).to.equal(201);
       expect(bulk.body.data.map((m: { errorCode: string }) => m.errorCode)).to.deep.equal(['FRAUD_TENANT_PAUSED', 'FRAUD_TENANT_PAUSED']);
