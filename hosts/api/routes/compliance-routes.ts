@@ -24,7 +24,8 @@ export function complianceRoutes(deps: ComplianceRouteDeps): RouteDefinition[] {
   return [
     {
       method: 'POST', path: '/compliance/check-message', tag: 'Compliance', summary: 'Check message text for spam, phishing, health data and opt-out wording',
-      auth: 'tenant', permission: 'compliance:write', body: CheckMessageInput,
+      // A check stores nothing: every member may run it (campaign managers and developers draft the texts).
+      auth: 'tenant', permission: 'compliance:read', body: CheckMessageInput,
       responses: {
         200: 'riskScore (0-100), issues [{ruleId, family, severity, matchedText, explanation, suggestion}], requiresApproval (riskScore >= 30), category',
         400: 'VALIDATION_ERROR or ORGANIZATION_REQUIRED', ...DENIED,
