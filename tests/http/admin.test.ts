@@ -130,6 +130,9 @@ describe('HTTP: /admin (platform administration)', () => {
   describe('approvals', () => {
     it('lists pending approvals with content and compliance result; approving makes the template APPROVED and is audited', async () => {
       const template = await marketingTemplate(tenant, 'You have won a prize! Reply STOP to opt out');
+      const blocked = await app.api.post('/messages/send', { channel: 'SMS', to: '+233241234573', templateId: template.id }, tenant.auth);
+      expect(blocked.status).to.equal(422);
+      expect(blocked.body.error.code).to.equal('TEMPLATE_NOT_APPROVED');
       const list = await app.api.get('/admin/approvals', { token: admin.token });
       expect(list.status).to.equal(200);
       const item = list.body.data.find((a: { id: string }) => a.id === template.approvalRequestId);
@@ -144,6 +147,11 @@ describe('HTTP: /admin (platform administration)', () => {
       expect(approved.body.data.decidedAt).to.be.a('string');
       const stored = await app.api.get(`/templates/${template.id}`, tenant.auth);
       expect(stored.body.data.status).to.equal('APPROVED');
+      // Approval unblocks sending with the template.
+      await credit(tenant.organizationId, 1_000);
+      const sent = await app.api.post('/messages/send', { channel: 'SMS', to: '+233241234573', templateId: template.id }, tenant.auth);
+      expect(sent.status, sent.text).to.equal(201);
+      expect(sent.body.data.status).to.not.equal('REJECTED');
       expect((await app.api.get('/admin/approvals', { token: admin.token })).body.data.map((a: { id: string }) => a.id)).to.not.include(template.approvalRequestId);
 
       const entry = (await auditActions(tenant.organizationId)).find((a) => a.target === `approval:${template.approvalRequestId}`);
