@@ -37,14 +37,19 @@ export interface ComplianceResult {
 export function checkCompliance(message: string, category: TemplateCategory = 'MARKETING',
   languages: readonly string[] = [DEFAULT_RULE_LANGUAGE]): ComplianceResult {
   const issues: ComplianceIssue[] = [];
-  for (const rule of rulesFor(languages)) {
-    if (rule.categories && !rule.categories.includes(category)) continue;
-    const matched = findMatch(rule.matcher, message);
-    const hit = rule.when === 'absent' ? matched === null : matched !== null;
+  const rules = rulesFor(languages).filter((rule) => !rule.categories || rule.categories.includes(category));
+  // Several languages may each have a rule with the same id: one issue per id. A 'present' rule hits
+  // when any language's version matches; an 'absent' one only when no version does (an opt-out in
+  // French satisfies the opt-out rule of a message checked in English and French).
+  for (const id of new Set(rules.map((rule) => rule.id))) {
+    const versions = rules.filter((rule) => rule.id === id);
+    const first = versions[0]!;
+    const matched = versions.map((rule) => findMatch(rule.matcher, message)).find((m) => m !== null) ?? null;
+    const hit = first.when === 'absent' ? matched === null : matched !== null;
     if (!hit) continue;
     issues.push({
-      ruleId: rule.id, family: rule.family, severity: rule.severity, matchedText: rule.when === 'absent' ? '' : (matched ?? ''),
-      explanation: rule.explanation, suggestion: rule.suggestion,
+      ruleId: first.id, family: first.family, severity: first.severity, matchedText: first.when === 'absent' ? '' : (matched ?? ''),
+      explanation: first.explanation, suggestion: first.suggestion,
     });
   }
   const riskScore = Math.min(100, issues.reduce((sum, issue) => sum + SEVERITY_WEIGHTS[issue.severity], 0));

@@ -4,12 +4,13 @@ import type { TemplateCategory } from '../../../core/domain/channel.ts';
 import { COMMON_RULES, RULES_BY_LANGUAGE } from '../../../core/domain/compliance-rules/index.ts';
 
 interface Case { text: string; category?: TemplateCategory; matched?: string }
+type Table = Record<string, { hits: Case[]; nearMisses: Case[] }>;
 
 /**
  * For every rule: messages that must trigger it (hits) and messages that look close but must not
  * (near-misses). A rule without both fails the last test.
  */
-const TABLE: Record<string, { hits: Case[]; nearMisses: Case[] }> = {
+const EN_TABLE: Table = {
   'spam.prize': {
     hits: [{ text: 'Congratulations, you have won GHS 5,000!', matched: 'you have won' }, { text: "You've won an iPhone" }, { text: 'Claim your prize at the office' }],
     nearMisses: [{ text: 'Our team has won the award for best service' }, { text: 'Prize draw results are on our website' }],
@@ -93,42 +94,81 @@ const TABLE: Record<string, { hits: Case[]; nearMisses: Case[] }> = {
   },
 };
 
+/** The French list (fr.ts) plus the common rules, checked with language 'fr'. */
+const FR_TABLE: Table = {
+  'spam.prize': {
+    hits: [{ text: 'Félicitations, vous avez gagné 500 000 FCFA', matched: 'vous avez gagné' }, { text: 'Reclamez votre cadeau aujourd\'hui' }],
+    nearMisses: [{ text: 'Notre équipe a gagné le prix du meilleur service' }, { text: 'Gagnez du temps avec notre application' }],
+  },
+  'phishing.credential-request': {
+    hits: [{ text: 'Envoyez votre code PIN pour recevoir le remboursement', matched: 'Envoyez votre code PIN' }, { text: 'Confirmez votre mot de passe ici' }],
+    nearMisses: [{ text: 'Ne partagez jamais votre code PIN' }, { text: "N'envoyez jamais votre mot de passe" }, { text: 'Votre code OTP est 4821' }],
+  },
+  'phishing.urgency-link': {
+    hits: [{ text: 'Votre compte sera suspendu. Vérifiez sur http://secure-momo.example.com' }, { text: 'URGENT : mettez à jour www.banque-verif.xyz' }],
+    nearMisses: [{ text: 'Urgent : la clinique est fermée aujourd\'hui' }, { text: 'Découvrez notre menu sur https://kente.example.com' }],
+  },
+  'health.sensitive-data': {
+    hits: [{ text: 'Votre test VIH est prêt', matched: 'VIH' }, { text: 'Vous êtes séropositive' }, { text: 'Votre charge virale est basse' }],
+    nearMisses: [{ text: 'Votre rendez-vous est lundi à 9 h' }, { text: 'Venez vite au centre' }],
+  },
+  'opt-out.missing': {
+    hits: [{ text: 'Grande promo ce week-end à Abidjan', category: 'MARKETING', matched: '' }, { text: 'Arrêt de bus déplacé, promo au magasin', category: 'MARKETING' }],
+    nearMisses: [
+      { text: 'Grande promo. Répondez STOP pour ne plus recevoir nos messages', category: 'MARKETING' },
+      { text: 'Promo ! Pour vous désabonner : kente.example.com/d', category: 'MARKETING' },
+      { text: 'STOP au 7070', category: 'MARKETING' },
+    ],
+  },
+  'phishing.url-shortener': { hits: [{ text: 'Détails : bit.ly/3xYz' }], nearMisses: [{ text: 'Un peu de patience' }] },
+  'phishing.lookalike-brand': { hits: [{ text: 'Votre compte M0M0 est bloqué', matched: 'M0M0' }], nearMisses: [{ text: 'Payez avec MTN MoMo' }] },
+};
+
+const TABLES: Record<string, Table> = { en: EN_TABLE, fr: FR_TABLE };
+
 const ALL_RULES = [...COMMON_RULES, ...Object.values(RULES_BY_LANGUAGE).flat()];
 
-function issueFor(ruleId: string, c: Case) {
-  return checkCompliance(c.text, c.category ?? 'TRANSACTIONAL').issues.find((issue) => issue.ruleId === ruleId);
+function issueFor(ruleId: string, c: Case, language: string) {
+  return checkCompliance(c.text, c.category ?? 'TRANSACTIONAL', [language]).issues.find((issue) => issue.ruleId === ruleId);
 }
 
 describe('compliance rules: hits and near-misses', () => {
-  for (const [ruleId, { hits, nearMisses }] of Object.entries(TABLE)) {
-    describe(ruleId, () => {
-      for (const c of hits) {
-        it(`flags "${c.text}"`, () => {
-          const issue = issueFor(ruleId, c);
-          expect(issue, `${ruleId} should flag: ${c.text}`).to.not.equal(undefined);
-          if (c.matched !== undefined) expect(issue!.matchedText).to.equal(c.matched);
-          expect(issue!.explanation).to.be.a('string').that.is.not.empty;
-          expect(issue!.suggestion).to.be.a('string').that.is.not.empty;
-        });
-      }
-      for (const c of nearMisses) {
-        it(`does not flag "${c.text}"`, () => {
-          expect(issueFor(ruleId, c), `${ruleId} should not flag: ${c.text}`).to.equal(undefined);
-        });
-      }
-    });
+  for (const [language, table] of Object.entries(TABLES)) {
+    for (const [ruleId, { hits, nearMisses }] of Object.entries(table)) {
+      describe(`${language} ${ruleId}`, () => {
+        for (const c of hits) {
+          it(`flags "${c.text}"`, () => {
+            const issue = issueFor(ruleId, c, language);
+            expect(issue, `${ruleId} should flag: ${c.text}`).to.not.equal(undefined);
+            if (c.matched !== undefined) expect(issue!.matchedText).to.equal(c.matched);
+            expect(issue!.explanation).to.be.a('string').that.is.not.empty;
+            expect(issue!.suggestion).to.be.a('string').that.is.not.empty;
+          });
+        }
+        for (const c of nearMisses) {
+          it(`does not flag "${c.text}"`, () => {
+            expect(issueFor(ruleId, c, language), `${ruleId} should not flag: ${c.text}`).to.equal(undefined);
+          });
+        }
+      });
+    }
   }
 
-  it('has at least one hit and one near-miss for every rule of every language', () => {
-    for (const rule of ALL_RULES) {
-      expect(TABLE[rule.id]?.hits.length ?? 0, `${rule.id}: add hits`).to.be.greaterThan(0);
-      expect(TABLE[rule.id]?.nearMisses.length ?? 0, `${rule.id}: add near-misses`).to.be.greaterThan(0);
+  it('has at least one hit and one near-miss for every rule of every language list (and the common rules)', () => {
+    expect(Object.keys(TABLES).sort()).to.deep.equal(Object.keys(RULES_BY_LANGUAGE).sort());
+    for (const [language, rules] of Object.entries(RULES_BY_LANGUAGE)) {
+      for (const rule of [...COMMON_RULES, ...rules]) {
+        expect(TABLES[language]![rule.id]?.hits.length ?? 0, `${language} ${rule.id}: add hits`).to.be.greaterThan(0);
+        expect(TABLES[language]![rule.id]?.nearMisses.length ?? 0, `${language} ${rule.id}: add near-misses`).to.be.greaterThan(0);
+      }
     }
   });
 
-  it('gives rule ids that are unique and prefixed by their family', () => {
-    const ids = ALL_RULES.map((r) => r.id);
-    expect(new Set(ids).size).to.equal(ids.length);
+  it('gives rule ids that are unique within a list and prefixed by their family', () => {
+    for (const rules of Object.values(RULES_BY_LANGUAGE)) {
+      const ids = [...COMMON_RULES, ...rules].map((r) => r.id);
+      expect(new Set(ids).size).to.equal(ids.length);
+    }
     for (const rule of ALL_RULES) expect(rule.id.startsWith(`${rule.family}.`), rule.id).to.equal(true);
   });
 });
@@ -156,6 +196,16 @@ describe('checkCompliance scoring', () => {
     const result = checkCompliance('URGENT!!! You have won. Send your PIN to claim at bit.ly/x or your M0M0 will be blocked. HIV test ready', 'MARKETING');
     expect(result.riskScore).to.equal(100);
     expect(result.issues.length).to.be.greaterThan(5);
+  });
+
+  it('reports a rule once when two languages both have it, and accepts an opt-out in either language', () => {
+    const both = checkCompliance('You have won! Vous avez gagné ! Répondez STOP', 'MARKETING', ['en', 'fr']);
+    expect(both.issues.map((i) => i.ruleId)).to.deep.equal(['spam.prize']);
+    expect(checkCompliance('Promo', 'MARKETING', ['en', 'fr']).issues.map((i) => i.ruleId)).to.deep.equal(['opt-out.missing']);
+  });
+
+  it('reads a language tag by its primary subtag (fr-CI is French)', () => {
+    expect(checkCompliance('Vous avez gagné', 'TRANSACTIONAL', ['fr-CI']).issues.map((i) => i.ruleId)).to.deep.equal(['spam.prize']);
   });
 
   it('checks a language without its own list with the English rules', () => {
