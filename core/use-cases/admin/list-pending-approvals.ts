@@ -16,7 +16,7 @@ export function pendingApprovalView(a: ApprovalRequest, compliance: ComplianceRe
 /**
  * GET /admin/approvals: pending template and campaign approvals, oldest first, with the content
  * and its compliance result: the one stored with the request (campaigns store theirs), else the
- * check run now on the content's body and category.
+ * check run now on the content's subject, body, category and (when given) language.
  */
 export class ListPendingApprovals {
   readonly #deps: { storage: Pick<Storage, 'approvals'> };
@@ -35,5 +35,6 @@ function complianceOf(content: Record<string, unknown>): ComplianceResult | null
   if (typeof body !== 'string') return null;
   const category = TEMPLATE_CATEGORIES.find((c) => c === content['category']) ?? 'MARKETING';
   const subject = typeof content['subject'] === 'string' ? `${content['subject']}\n` : '';
-  return checkCompliance(`${subject}${body}`, category satisfies TemplateCategory);
+  const language = typeof content['language'] === 'string' ? [content['language']] : undefined;
+  return checkCompliance(`${subject}${body}`, category satisfies TemplateCategory, language);
 }
