@@ -3,11 +3,10 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../logger.ts';
-import { authenticate, type Authenticators, type Principals } from './middleware/authenticate.ts';
+import { authenticate, type Authenticators } from './middleware/authenticate.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { readRawBody } from './middleware/raw-body.ts';
 import { requestContext } from './middleware/request-context.ts';
-import { auditImpersonatedWrite, type ImpersonationAuditor } from './middleware/impersonation-audit.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
 
@@ -19,8 +18,6 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   proxy?: boolean;
-  /** Records write requests made with an impersonation token (middleware/impersonation-audit.ts). */
-  impersonationAudit?: ImpersonationAuditor;
 }
 
 /** Methods whose JSON body is parsed (and must be application/json). */
@@ -45,12 +42,6 @@ export function createApp(options: AppOptions): Koa {
     const handle: Koa.Middleware = async (ctx) => {
       ctx.state['routePath'] = route.path;
       const principals = await authenticate(ctx, route, options.auth);
-      if (options.impersonationAudit && principals.user?.impersonatorId) {
-        return auditImpersonatedWrite(ctx, route, principals, options.impersonationAudit, options.logger, () => run(ctx, principals));
-      }
-      await run(ctx, principals);
-    };
-    const run = async (ctx: Koa.Context, principals: Principals) => {
       const result = await route.handler({
         body: route.rawBody ? await readRawBody(ctx.req, options.bodyLimitBytes) : (ctx.request as unknown as { body?: unknown }).body,
         query: ctx.query as Record<string, string | undefined>,

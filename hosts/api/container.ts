@@ -15,6 +15,7 @@ import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
 import { bindAdminModule } from './modules/admin-module.ts';
+import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
@@ -53,13 +54,14 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
 /** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
 export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
   const config = container.get(INFRA.config);
-  const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
+  // Writes made with an impersonation token are audited (docs/admin.md).
+  const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
+    container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
   return createApp({
     routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },
     logger: container.get(INFRA.logger),
     metrics: container.get(API.metrics),
     bodyLimitBytes: config.bodyLimitBytes,
-    impersonationAudit: container.get(API.recordImpersonatedRequest),
   });
 }
