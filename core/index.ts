@@ -115,3 +115,4 @@ export * from './use-cases/billing/get-invoice.ts';
 export * from './use-cases/billing/get-pricing.ts';
 export * from './use-cases/billing/generate-monthly-statements.ts';
 export * from './use-cases/billing/send-low-balance-alert.ts';
+export * from './domain/low-balance.ts';
