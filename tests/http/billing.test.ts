@@ -61,7 +61,7 @@ describe('HTTP: billing (sandbox gateway)', () => {
           expect(await storage.payments.listByOrganization(t.organizationId, 10)).to.deep.equal([]);
         } else {
           expect(response.body.data).to.include({ status: 'pending', amount, currency: 'GHS', paymentMethod: 'mobile_money', gateway: 'sandbox' });
-          expect(response.body.data.checkoutUrl).to.match(/\/billing\/sandbox-checkout\/nkra_[0-9a-f]+$/);
+          expect(response.body.data.checkoutUrl).to.match(/\/billing\/sandbox-checkout\/nkra-[0-9a-f]+$/);
           const payment = await storage.payments.findByReference(response.body.data.reference);
           expect(payment).to.include({ status: 'PENDING', amount: Math.round(amount * 100), method: 'mobile_money', organizationId: t.organizationId });
         }
@@ -132,7 +132,7 @@ describe('HTTP: billing (sandbox gateway)', () => {
     const missing = await app.api.post('/billing/verify-payment', {}, t.auth);
     expect(missing.status).to.equal(400);
     expect(missing.body.error.details.fieldErrors.reference).to.deep.equal(['is required']);
-    expect((await app.api.post('/billing/verify-payment', { reference: 'nkra_unknown' }, t.auth)).status).to.equal(404);
+    expect((await app.api.post('/billing/verify-payment', { reference: 'nkra-unknown' }, t.auth)).status).to.equal(404);
     expect((await app.api.post('/billing/verify-payment', { reference }, other.auth)).status).to.equal(404);
   });
 
@@ -173,7 +173,7 @@ describe('HTTP: billing (sandbox gateway)', () => {
       const tx = sandbox.transaction(reference)!;
       const transfer = sandbox.signedEvent('transfer.success', { ...tx, status: 'success' });
       expect(((await (await webhook(transfer.rawBody, transfer.signature)).json()) as { data: { outcome: string } }).data.outcome).to.equal('ignored');
-      const unknown = sandbox.signedEvent('charge.success', { ...tx, reference: 'nkra_nobody', status: 'success' });
+      const unknown = sandbox.signedEvent('charge.success', { ...tx, reference: 'nkra-nobody', status: 'success' });
       expect(((await (await webhook(unknown.rawBody, unknown.signature)).json()) as { data: { outcome: string } }).data.outcome).to.equal('ignored');
       expect(await balance(t)).to.equal(0);
     });
@@ -219,7 +219,7 @@ describe('HTTP: billing (sandbox gateway)', () => {
       expect(again.status).to.equal(409);
       expect(await balance(t)).to.equal(75000);
       const generated = await topUp({ ...t, auth: adminAuth }, { amount: 0.5, paymentMethod: 'invoice' });
-      expect(generated.body.data.reference).to.match(/^inv_/);
+      expect(generated.body.data.reference).to.match(/^inv-[0-9a-f]+$/);
       expect(await balance(t)).to.equal(75000.5);
     });
   });

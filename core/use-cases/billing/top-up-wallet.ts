@@ -66,7 +66,7 @@ export class TopUpWallet {
     const email = organization.businessEmail ?? user?.email;
     if (!email) throw fieldError('businessEmail', 'set the organization business email before topping up');
     const now = clock.now();
-    const payment = newPayment(scope, `nkra_${ids.next().replace(/-/g, '')}`, amount, input.paymentMethod, gateway.name, now);
+    const payment = newPayment(scope, `nkra-${ids.next().replace(/-/g, '')}`, amount, input.paymentMethod, gateway.name, now);
     await storage.payments.insert(payment);
     try {
       const { checkoutUrl } = await gateway.initialize({
@@ -88,7 +88,7 @@ export class TopUpWallet {
     if (amount <= 0 || amount > MAX_INVOICE_CREDIT) throw invalidAmount(`invoice credits must be between 0.01 and ${pesewasToGhs(MAX_INVOICE_CREDIT)} GHS`, pesewasToGhs(amount));
     const { storage, ids, clock } = this.#deps;
     const now = clock.now();
-    const reference = given ?? `inv_${ids.next().replace(/-/g, '')}`;
+    const reference = given ?? `inv-${ids.next().replace(/-/g, '')}`;
     const payment: Payment = { ...newPayment(scope, reference, amount, 'invoice', 'invoice', now), status: 'SUCCEEDED', gatewayStatus: 'manual',
       confirmedAmount: amount, confirmedCurrency: 'GHS', creditedAt: now };
     const balance = await storage.transaction(async (tx) => {
