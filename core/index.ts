@@ -97,6 +97,7 @@ export * from './use-cases/templates/create-template.ts';
 export * from './use-cases/templates/get-template.ts';
 export * from './use-cases/templates/list-templates.ts';
 export * from './use-cases/webhooks/publish-outbound-event.ts';
+export * from './use-cases/messaging/accept-coalescer.ts';
 export * from './domain/payment.ts';
 export * from './domain/invoice.ts';
 export * from './ports/payment-gateway.ts';
