@@ -224,6 +224,21 @@ describe('HTTP: billing (sandbox gateway)', () => {
     });
   });
 
+  it('accepts an invoice credit from an administrator\'s impersonation session and audits the administrator behind it', async () => {
+    const t = await tenant();
+    const admin = await registerUser(app.api, 'admin');
+    await storage.users.setPlatformRole(admin.userId, 'PLATFORM_SUPER_ADMIN');
+    const sessions = app.container.get(INFRA.sessions);
+    const { token } = await sessions.issue({ userId: admin.userId, impersonatorId: admin.userId, organizationId: t.organizationId }, 600);
+    const response = await topUp({ ...t, auth: { token, organizationId: t.organizationId } }, { amount: 40, paymentMethod: 'invoice' });
+    expect(response.status, response.text).to.equal(200);
+    const [entry] = await storage.auditLog.list({ limit: 1, organizationId: t.organizationId });
+    expect(entry).to.deep.include({ actorUserId: admin.userId, impersonatorUserId: admin.userId, action: 'wallet.manual_credit' });
+    const owner = await sessions.issue({ userId: t.userId, impersonatorId: t.userId, organizationId: t.organizationId }, 600);
+    expect((await topUp({ ...t, auth: { token: owner.token, organizationId: t.organizationId } }, { amount: 40, paymentMethod: 'invoice' })).status).to.equal(403);
+    expect(await balance(t)).to.equal(40);
+  });
+
   it('refuses a top-up to a VIEWER (billing:write) while letting it read the wallet', async () => {
     const t = await tenant();
     const viewer = await registerUser(app.api, 'viewer');

@@ -42,7 +42,7 @@ export interface TopUpDeps {
  * POST /billing/top-up. Gateway methods (gateway, mobile_money, card ...): the amount must lie within
  * the limits (INVALID_AMOUNT), a PENDING payment is recorded under a fresh unique reference, and the
  * gateway's checkout URL is returned; the wallet is credited later by the webhook or a verify call.
- * `invoice`: platform administrators only (FORBIDDEN otherwise), credits at once under the given or a
+ * `invoice`: platform administrators only (their own session or one impersonating the tenant; FORBIDDEN otherwise), credits at once under the given or a
  * fresh reference (CONFLICT when already used) and writes an audit entry, all in one transaction.
  */
 export class TopUpWallet {
@@ -83,8 +83,15 @@ export class TopUpWallet {
     }
   }
 
+  /** A platform administrator's session, or an impersonation session opened by one. */
+  async #isPlatformAdmin(scope: TopUpScope): Promise<boolean> {
+    if (scope.platformRole === 'PLATFORM_SUPER_ADMIN') return true;
+    if (!scope.impersonatorId) return false;
+    return (await this.#deps.storage.users.findById(scope.impersonatorId))?.platformRole === 'PLATFORM_SUPER_ADMIN';
+  }
+
   async #creditInvoice(scope: TopUpScope, amount: Pesewas, given: string | undefined) {
-    if (scope.platformRole !== 'PLATFORM_SUPER_ADMIN') throw new AppError('FORBIDDEN', 'Only platform administrators may credit a wallet by invoice');
+    if (!(await this.#isPlatformAdmin(scope))) throw new AppError('FORBIDDEN', 'Only platform administrators may credit a wallet by invoice');
     if (amount <= 0 || amount > MAX_INVOICE_CREDIT) throw invalidAmount(`invoice credits must be between 0.01 and ${pesewasToGhs(MAX_INVOICE_CREDIT)} GHS`, pesewasToGhs(amount));
     const { storage, ids, clock } = this.#deps;
     const now = clock.now();

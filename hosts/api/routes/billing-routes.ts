@@ -7,6 +7,7 @@ import type { HandleGatewayWebhook } from '../../../core/use-cases/billing/handl
 import { MAX_INVOICES_LISTED, type ListInvoices } from '../../../core/use-cases/billing/list-invoices.ts';
 import { TopUpInput, type TopUpWallet } from '../../../core/use-cases/billing/top-up-wallet.ts';
 import { VerifyPaymentInput, type VerifyPayment } from '../../../core/use-cases/billing/verify-payment.ts';
+import * as v from 'valibot';
 import { AppError } from '../../../core/errors.ts';
 import { ok, requireTenant, requireUser, type RouteDefinition } from '../route.ts';
 
@@ -21,6 +22,9 @@ export interface BillingRouteDeps {
   getInvoice: GetInvoice;
   getPricing: GetPricing;
 }
+
+/** For the OpenAPI document: the download format of GET /billing/invoices/{id}. */
+const InvoiceFormat = v.object({ format: v.optional(v.pipe(v.picklist(['json', 'csv']), v.description('Download as a JSON or CSV file'))) });
 
 const DENIED = { 401: 'UNAUTHORIZED (API keys are not accepted here)', 403: 'FORBIDDEN (not a member, or the role lacks the permission)' };
 const TENANT_400 = 'ORGANIZATION_REQUIRED';
@@ -99,7 +103,7 @@ export function billingRoutes(deps: BillingRouteDeps): RouteDefinition[] {
     },
     {
       method: 'GET', path: '/billing/invoices/:id', tag: 'Billing', summary: 'One monthly statement; `?format=json` or `?format=csv` downloads it as a file',
-      auth: 'tenant', permission: 'billing:read', custom: true,
+      auth: 'tenant', permission: 'billing:read', custom: true, query: InvoiceFormat,
       responses: {
         200: 'The statement in the envelope; with format=json an application/json attachment, with format=csv a text/csv attachment',
         400: `VALIDATION_ERROR (unknown format) or ${TENANT_400}`, ...DENIED, 404: 'NOT_FOUND (unknown id, or another organization\'s)',
