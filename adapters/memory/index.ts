@@ -23,4 +23,7 @@ export * from './in-memory-wallet-repository.ts';
 export * from './memory-state.ts';
 export * from './recording-provider.ts';
 export * from './system-clock.ts';
+export * from './in-memory-payment-repository.ts';
+export * from './in-memory-invoice-repository.ts';
+export * from './in-memory-billing-report-repository.ts';
 export * from './in-memory-platform-report-repository.ts';

@@ -15,6 +15,9 @@ import type { WalletRepository } from './wallet-repository.ts';
 import type { OutboundEventRepository } from './outbound-event-repository.ts';
 import type { AuditLogRepository } from './audit-log-repository.ts';
 import type { ContactRepository } from './contact-repository.ts';
+import type { PaymentRepository } from './payment-repository.ts';
+import type { InvoiceRepository } from './invoice-repository.ts';
+import type { BillingReportRepository } from './billing-report-repository.ts';
 import type { PlatformReportRepository } from './platform-report-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
@@ -35,6 +38,9 @@ export interface Repositories {
   outboundEvents: OutboundEventRepository;
   auditLog: AuditLogRepository;
   contacts: ContactRepository;
+  payments: PaymentRepository;
+  invoices: InvoiceRepository;
+  billingReports: BillingReportRepository;
   platformReports: PlatformReportRepository;
   jobs: JobQueue;
 }

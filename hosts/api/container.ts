@@ -19,6 +19,7 @@ import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
+import { bindBillingModule } from './modules/billing-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
@@ -38,6 +39,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindBillingModule,
   bindComplianceModule,
   bindAdminModule,
 ];
