@@ -141,3 +141,4 @@ export * from './use-cases/compliance/list-suppressions.ts';
 export * from './use-cases/compliance/page-query.ts';
 export * from './use-cases/compliance/remove-suppression.ts';
 export * from './use-cases/compliance/suppression-view.ts';
+export * from './domain/compliance-rules/fr.ts';
