@@ -12,6 +12,8 @@ import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/messag
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
+import type { Payment } from '../../core/domain/payment.ts';
+import type { Invoice } from '../../core/domain/invoice.ts';
 import type { ContactImport } from '../../core/domain/contact-import.ts';
 import type { Segment } from '../../core/domain/segment.ts';
 import type { Campaign } from '../../core/domain/campaign.ts';
@@ -44,6 +46,8 @@ export class MemoryState {
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
   contacts = new Map<string, Contact>();
+  payments = new Map<string, Payment>();
+  invoices = new Map<string, Invoice>();
   contactImports = new Map<string, ContactImport>();
   importChunks = new Map<string, Uint8Array[]>();
   segments = new Map<string, Segment>();

@@ -20,6 +20,10 @@ import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
+import { SqlPaymentRepository } from './sql-payment-repository.ts';
+import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
+import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
+import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
 import { SqlContactImportRepository } from './sql-contact-import-repository.ts';
 import { SqlSegmentRepository } from './sql-segment-repository.ts';
 import { SqlCampaignRepository } from './sql-campaign-repository.ts';
@@ -51,6 +55,10 @@ export class MikroOrmStorage implements Storage {
   get outboundEvents() { return new SqlOutboundEventRepository(this.#database.em()); }
   get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
   get contacts() { return new SqlContactRepository(this.#database.em()); }
+  get payments() { return new SqlPaymentRepository(this.#database.em()); }
+  get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
+  get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
+  get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
   get contactImports() { return new SqlContactImportRepository(this.#database.em()); }
   get segments() { return new SqlSegmentRepository(this.#database.em()); }
@@ -78,6 +86,10 @@ export class MikroOrmStorage implements Storage {
       outboundEvents: new SqlOutboundEventRepository(em),
       auditLog: new SqlAuditLogRepository(em),
       contacts: new SqlContactRepository(em),
+      payments: new SqlPaymentRepository(em),
+      invoices: new SqlInvoiceRepository(em),
+      billingReports: new SqlBillingReportRepository(em),
+      platformReports: new SqlPlatformReportRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
       contactImports: new SqlContactImportRepository(em),
       segments: new SqlSegmentRepository(em),

@@ -10,6 +10,10 @@ export const QUEUES = {
   deliveryStatusPoll: 'delivery-status-poll',
   /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
   webhookDispatch: 'webhook-dispatch',
+  /** One email to the owners per low-balance crossing, enqueued by the send path with the debit. */
+  lowBalanceAlert: 'low-balance-alert',
+  /** Monthly wallet statements (invoices), scheduled by the worker on the 1st. */
+  monthlyStatements: 'monthly-statements',
   /** CSV contact imports: `{ importId }` (core/use-cases/contacts/process-contact-import.ts). */
   contactImport: 'contact-import',
   /** Campaign start and fan-out batches: `{ campaignId, organizationId }` (core/use-cases/campaigns/run-campaign.ts). */

@@ -13,9 +13,13 @@ import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
+import { bindComplianceModule } from './modules/compliance-module.ts';
+import { bindAdminModule } from './modules/admin-module.ts';
+import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
+import { bindBillingModule } from './modules/billing-module.ts';
 import { bindContactsModule } from './modules/contacts-module.ts';
 import { bindSegmentsModule } from './modules/segments-module.ts';
 import { bindCampaignsModule } from './modules/campaigns-module.ts';
@@ -38,6 +42,9 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindBillingModule,
+  bindComplianceModule,
+  bindAdminModule,
   bindContactsModule,
   bindSegmentsModule,
   bindCampaignsModule,
@@ -55,7 +62,9 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
 /** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
 export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
   const config = container.get(INFRA.config);
-  const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
+  // Writes made with an impersonation token are audited (docs/admin.md).
+  const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
+    container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
   return createApp({
     routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },

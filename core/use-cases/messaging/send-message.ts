@@ -34,6 +34,8 @@ export interface SendDeps {
   secrets: Secrets;
   fraud: FraudLimits;
   deliverNow: DeliverNow;
+  /** Pesewas; see AcceptDeps.lowBalanceThreshold. */
+  lowBalanceThreshold?: number | undefined;
 }
 
 /**
