@@ -9,7 +9,7 @@ import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { registerTenant, type TestTenant } from '../support/tenants.ts';
+import { registerTenant, registerUser, type TestTenant } from '../support/tenants.ts';
 
 /** A Storage whose `failAt`-th transaction throws after its work ran: the worker killed before a commit. */
 function crashing(inner: Storage, failAt: number): Storage {
@@ -29,6 +29,7 @@ describe('HTTP: /campaigns (approval gate, estimate, send, fan-out, completion)'
   let app: TestApp;
   let owner: TestTenant;
   let other: TestTenant;
+  let admin: { token: string };
   const sms = new RecordingProvider('SMS', 'recording-sms');
 
   async function topUp(tenant: TestTenant, pesewas: number) {
@@ -49,6 +50,9 @@ describe('HTTP: /campaigns (approval gate, estimate, send, fan-out, completion)'
     app = await startTestApp({ providers: new StaticProviderDirectory([sms], CHANNELS.map((c) => new SandboxProvider(c, 50))) });
     owner = await registerTenant(app.api, 'campaigns');
     other = await registerTenant(app.api, 'campaigns-other');
+    const user = await registerUser(app.api, 'campaigns-admin');
+    await app.container.get(INFRA.storage).users.setPlatformRole(user.userId, 'PLATFORM_SUPER_ADMIN');
+    admin = { token: user.token };
     for (let i = 0; i < 12; i += 1) {
       expect((await app.api.post('/contacts', { firstName: `Kojo${i}`, phone: `+23324${String(4_000_000 + i).padStart(7, '0')}`, tags: ['launch'] }, owner.auth)).status).to.equal(201);
     }
@@ -102,7 +106,7 @@ describe('HTTP: /campaigns (approval gate, estimate, send, fan-out, completion)'
     expect((await app.api.post(`/campaigns/${id}/cancel`, undefined, owner.auth)).status).to.equal(409);
   });
 
-  it('holds a campaign whose template scores 30+ until a platform administrator approves it (422 CAMPAIGN_NOT_APPROVED)', async () => {
+  it('holds a campaign whose template scores 30+ until a platform administrator approves it through /admin/approvals (422 CAMPAIGN_NOT_APPROVED; rejected stays unsendable)', async () => {
     const created = await app.api.post('/campaigns', { name: 'Risky', channel: 'SMS', templateId: await template('Please reply with your PIN to keep your account') }, owner.auth);
     expect(created.status, created.text).to.equal(201);
     expect(created.body.data).to.include({ status: 'PENDING_APPROVAL', approvalStatus: 'PENDING' });
@@ -112,12 +116,18 @@ describe('HTTP: /campaigns (approval gate, estimate, send, fan-out, completion)'
     expect(refused.body.error.code).to.equal('CAMPAIGN_NOT_APPROVED');
     expect(refused.body.error.details.approvalRequestId).to.equal(created.body.data.approvalRequestId);
 
-    // What the admin approve endpoint records (it updates only the approval request).
-    await app.container.get(INFRA.database).em().execute(`update approval_requests set status = 'APPROVED', decided_at = now() where id = ?`, [created.body.data.approvalRequestId]);
+    const approved = await app.api.post(`/admin/approvals/${created.body.data.approvalRequestId}/approve`, undefined, { token: admin.token });
+    expect(approved.status, approved.text).to.equal(200);
     expect((await app.api.get(`/campaigns/${id}`, owner.auth)).body.data).to.include({ status: 'DRAFT', approvalStatus: 'APPROVED' });
     const sent = await app.api.post(`/campaigns/${id}/send`, undefined, owner.auth);
     expect(sent.status, sent.text).to.equal(200);
     expect((await app.api.post(`/campaigns/${id}/cancel`, undefined, owner.auth)).body.data.status).to.equal('CANCELLED');
+
+    const rejectedOne = (await app.api.post('/campaigns', { name: 'Risky 2', channel: 'SMS', templateId: await template('Congratulations, you have won! Reply with your PIN') }, owner.auth)).body.data;
+    const rejected = await app.api.post(`/admin/approvals/${rejectedOne.approvalRequestId}/reject`, { comment: 'phishing wording' }, { token: admin.token });
+    expect(rejected.status, rejected.text).to.equal(200);
+    expect((await app.api.get(`/campaigns/${rejectedOne.id}`, owner.auth)).body.data).to.include({ status: 'REJECTED', approvalStatus: 'REJECTED', failureReason: 'Rejected: phishing wording' });
+    expect((await app.api.post(`/campaigns/${rejectedOne.id}/send`, undefined, owner.auth)).body.error.code).to.equal('CAMPAIGN_NOT_APPROVED');
   });
 
   it('validates the body and the template', async () => {

@@ -41,7 +41,7 @@ export class CreateCampaign {
     if (input.segmentId && !(await storage.segments.findById(scope.organizationId, input.segmentId))) throw fieldError('segmentId', 'segment not found');
 
     const now = clock.now();
-    const compliance = template ? checkCompliance([template.subject, template.body].filter(Boolean).join('\n'), template.category) : null;
+    const compliance = template ? checkCompliance([template.subject, template.body].filter(Boolean).join('\n'), template.category, [template.language]) : null;
     const campaign: Campaign = {
       id: ids.next(), organizationId: scope.organizationId, name: input.name, channel: input.channel, templateId: template?.id ?? null,
       segmentId: input.segmentId ?? null, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
@@ -53,7 +53,10 @@ export class CreateCampaign {
     if (compliance?.requiresApproval && template) {
       approval = {
         id: ids.next(), organizationId: scope.organizationId, kind: 'CAMPAIGN', subjectId: campaign.id, status: 'PENDING',
-        content: { name: campaign.name, channel: campaign.channel, templateId: template.id, segmentId: campaign.segmentId, body: template.body, subject: template.subject, compliance },
+        content: {
+          name: campaign.name, channel: campaign.channel, templateId: template.id, segmentId: campaign.segmentId, body: template.body, subject: template.subject,
+          category: template.category, language: template.language, compliance,
+        },
         requestedByUserId: scope.userId, decidedByUserId: null, decidedAt: null, comment: null, createdAt: now,
       };
       campaign.approvalRequestId = approval.id;
