@@ -47,7 +47,7 @@ export class InMemoryContactRepository implements ContactRepository {
     const all = this.#of(organizationId).filter((c) => needle === '' || [c.firstName, c.lastName, `${c.firstName ?? ''} ${c.lastName ?? ''}`, c.email, c.phone]
       .some((value) => value !== null && value.toLowerCase().includes(needle)))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
-    return { items: all.slice(query.offset, query.offset + query.limit).map(copy), total: all.length };
+    return { items: all.slice(query.offset, query.offset + query.limit).map(copy), total: Math.min(all.length, query.countUpTo) };
   }
 
   async findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]> {

@@ -74,7 +74,7 @@ export class SqlContactRepository implements ContactRepository {
     }
     const [rows, total] = await Promise.all([
       sqlRows<ContactRow>(this.#em, `select ${SELECT} from contacts c where ${where} order by c.created_at desc, c.id desc offset ${query.offset | 0} limit ${query.limit | 0}`, params),
-      sqlRows<{ n: string | number }>(this.#em, `select count(*) as n from contacts c where ${where}`, params),
+      sqlRows<{ n: string | number }>(this.#em, `select count(*) as n from (select 1 from contacts c where ${where} limit ${Math.max(0, query.countUpTo | 0)}) counted`, params),
     ]);
     return { items: rows.map(toContact), total: Number(total[0]?.n ?? 0) };
   }

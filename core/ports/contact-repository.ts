@@ -7,6 +7,8 @@ export interface ContactSearch {
   offset: number;
   /** At most 100. */
   limit: number;
+  /** Stop counting `total` here (an exact count over millions of contacts is too slow for a page). */
+  countUpTo: number;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface ContactRepository {
   /** Replaces the stored fields of `contact` (matched by organization and id); false when it does not exist. */
   update(contact: Contact): Promise<boolean>;
   delete(organizationId: string, id: string): Promise<boolean>;
-  /** Newest first (createdAt, id). `total` is exact. */
+  /** Newest first (createdAt, id). `total` is exact up to `countUpTo`, then `countUpTo`. */
   search(organizationId: string, query: ContactSearch): Promise<{ items: Contact[]; total: number }>;
   /** Contacts whose phone is among `phones` or email among `emails` (bulk import matching). */
   findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]>;

@@ -93,12 +93,13 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
 
     it('searches names, phone and email case-insensitively, newest first, with an exact total', async () => {
       const { org } = await seeded();
-      const found = await storage.contacts.search(org, { search: 'EXAMPLE', offset: 0, limit: 1 });
+      const found = await storage.contacts.search(org, { search: 'EXAMPLE', offset: 0, limit: 1, countUpTo: 100 });
       expect(found.total).to.equal(2);
       expect(found.items.map((c) => c.firstName)).to.deep.equal(['Efua']);
-      expect((await storage.contacts.search(org, { search: 'ama mens', offset: 0, limit: 10 })).items.map((c) => c.firstName)).to.deep.equal(['Ama']);
-      expect((await storage.contacts.search(org, { search: '0000', offset: 0, limit: 10 })).total).to.equal(3);
-      expect((await storage.contacts.search(org, { search: '%', offset: 0, limit: 10 })).total).to.equal(0);
+      expect((await storage.contacts.search(org, { search: 'ama mens', offset: 0, limit: 10, countUpTo: 100 })).items.map((c) => c.firstName)).to.deep.equal(['Ama']);
+      expect((await storage.contacts.search(org, { search: '0000', offset: 0, limit: 10, countUpTo: 100 })).total).to.equal(3);
+      expect((await storage.contacts.search(org, { search: '%', offset: 0, limit: 10, countUpTo: 100 })).total).to.equal(0);
+      expect((await storage.contacts.search(org, { search: '', offset: 0, limit: 1, countUpTo: 3 })).total).to.equal(3);
     });
 
     it('updates, bulk-updates, finds by address and deletes within the organization only', async () => {
