@@ -33,25 +33,39 @@ export class ProcessContactImport {
 
   async execute(importId: string): Promise<ContactImport | null> {
     const { storage, csv } = this.#deps;
-    let job = await storage.contactImports.findForProcessing(importId);
-    if (!job || job.status === 'COMPLETED' || job.status === 'FAILED') return job;
-    const resumeAfter = job.rowsDone;
+    const first = await storage.contactImports.findForProcessing(importId);
+    if (!first || first.status === 'COMPLETED' || first.status === 'FAILED') return first;
+    const resumeAfter = first.rowsDone;
     const budget = this.#deps.maxRowsPerRun ?? IMPORT_ROWS_PER_RUN;
+    const batchRows = this.#deps.batchRows ?? IMPORT_BATCH_ROWS;
     let seen = 0;
-    let batch: CsvRow[] = [];
+    let batch: ReadRow[] = [];
+    // One batch commits while the next one is read and normalized (at most one in flight).
+    let inFlight: Promise<ContactImport | null> = Promise.resolve(first);
+    const commitNext = async (rows: ReadRow[], mode: Mode): Promise<ContactImport | null> => {
+      const previous = await inFlight;
+      if (!previous) return null;
+      inFlight = this.#commit(previous, rows, mode);
+      inFlight.catch(() => undefined); // awaited below; this only keeps a failure from being "unhandled" meanwhile
+      return previous;
+    };
     // An infrastructure failure is thrown: the queue retries the job, which resumes after the last committed batch.
     for await (const row of csv.rows(storage.contactImports.chunks(importId))) {
       seen += 1;
       if (seen <= resumeAfter) continue;
-      batch.push(row);
-      if (batch.length >= (this.#deps.batchRows ?? IMPORT_BATCH_ROWS)) {
+      batch.push(readRow(row));
+      if (batch.length >= batchRows) {
         const pause = seen - resumeAfter >= budget;
-        const next = await this.#commit(job, batch, pause ? 'pause' : 'more');
-        if (!next || pause) return next ?? storage.contactImports.findForProcessing(importId);
-        job = next; batch = [];
+        if (!(await commitNext(batch, pause ? 'pause' : 'more'))) break;
+        batch = [];
+        if (pause) return (await inFlight) ?? storage.contactImports.findForProcessing(importId);
       }
     }
-    return (await this.#commit(job, batch, 'last')) ?? storage.contactImports.findForProcessing(importId);
+    if (await commitNext(batch, 'last')) {
+      const done = await inFlight;
+      if (done) return done;
+    }
+    return storage.contactImports.findForProcessing(importId);
   }
 
   /**
@@ -59,16 +73,11 @@ export class ProcessContactImport {
    * (a job redelivered while the first run was still going): that run owns the import.
    * 'pause' ends this run after the batch and enqueues the rest, so one job stays short.
    */
-  async #commit(job: ContactImport, rows: readonly CsvRow[], mode: 'more' | 'last' | 'pause'): Promise<ContactImport | null> {
+  async #commit(job: ContactImport, rows: readonly ReadRow[], mode: Mode): Promise<ContactImport | null> {
     const rejected: ImportRowError[] = [];
     const readable: Array<{ line: number; fields: ContactFields; hasCountry: boolean }> = [];
     for (const row of rows) {
-      if ('error' in row) { rejected.push({ line: row.line, reason: row.error }); continue; }
-      const cells = cellsOf(row.record);
-      const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags) });
-      if (!read.ok) { rejected.push({ line: row.line, reason: read.reason }); continue; }
-      if (read.fields.phone === null && read.fields.email === null) { rejected.push({ line: row.line, reason: 'a row needs a phone or an email' }); continue; }
-      readable.push({ line: row.line, fields: read.fields, hasCountry: Boolean(cells.countryCode?.trim()) });
+      if ('reason' in row) rejected.push(row); else readable.push(row);
     }
     return this.#deps.storage.transaction(async (tx) => {
       await tx.contacts.lockForBulkWrite(job.organizationId);
@@ -130,6 +139,19 @@ export class ProcessContactImport {
     await tx.contacts.updateMany([...dirty]);
     return { created, updated };
   }
+}
+
+type Mode = 'more' | 'last' | 'pause';
+type ReadRow = { line: number; fields: ContactFields; hasCountry: boolean } | ImportRowError;
+
+/** A CSV row as contact fields, or why it is skipped. */
+function readRow(row: CsvRow): ReadRow {
+  if ('error' in row) return { line: row.line, reason: row.error };
+  const cells = cellsOf(row.record);
+  const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags) });
+  if (!read.ok) return { line: row.line, reason: read.reason };
+  if (read.fields.phone === null && read.fields.email === null) return { line: row.line, reason: 'a row needs a phone or an email' };
+  return { line: row.line, fields: read.fields, hasCountry: Boolean(cells.countryCode?.trim()) };
 }
 
 function cellsOf(record: Record<string, string>): Partial<Record<ImportColumn, string>> {
