@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'PROVIDER_UNAVAILABLE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  'EVENT_INACTIVE',
+  'RECIPIENT_UNREACHABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -23,3 +23,5 @@ export * from './in-memory-wallet-repository.ts';
 export * from './memory-state.ts';
 export * from './recording-provider.ts';
 export * from './system-clock.ts';
+export * from './in-memory-notification-event-repository.ts';
+export * from './in-memory-event-trigger-repository.ts';

@@ -12,6 +12,7 @@ import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/messag
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
+import type { EventTrigger, NotificationEvent, TriggerStep } from '../../core/domain/notification-event.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -40,6 +41,9 @@ export class MemoryState {
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
   contacts = new Map<string, Contact>();
+  notificationEvents = new Map<string, NotificationEvent>();
+  eventTriggers = new Map<string, EventTrigger>();
+  triggerSteps: TriggerStep[] = [];
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -10,6 +10,8 @@ export const QUEUES = {
   deliveryStatusPoll: 'delivery-status-poll',
   /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
   webhookDispatch: 'webhook-dispatch',
+  /** Next step of an event trigger after its message failed (fallback channel or retry), core/use-cases/events/advance-trigger.ts. */
+  triggerFallback: 'trigger-fallback',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -13,6 +13,7 @@ import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
+import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
@@ -35,6 +36,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindEventsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

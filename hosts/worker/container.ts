@@ -11,6 +11,8 @@ import { maintenanceHandler } from './maintenance-handler.ts';
 import { deliverMessageHandler } from './deliver-message-handler.ts';
 import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
 import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
+import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
+import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -38,5 +40,9 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue(
     (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, () => storage.idempotency.purgeExpired(clock.now())),
     [INFRA.database, INFRA.clock, INFRA.storage]);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver) => triggerFallbackHandler(
+      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id) }), config.workerConcurrency),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
   return container;
 }

@@ -1,0 +1,21 @@
+import type { EventTrigger, TriggerPatch, TriggerStep } from '../domain/notification-event.ts';
+
+/**
+ * Event triggers and their steps. Reads by organization are tenant-scoped; `findForAdvance`,
+ * `advance` and `findStepByMessage` are by id because worker jobs and delivery hooks carry only ids.
+ */
+export interface EventTriggerRepository {
+  insert(trigger: EventTrigger): Promise<void>;
+  findById(organizationId: string, id: string): Promise<EventTrigger | null>;
+  findForAdvance(id: string): Promise<EventTrigger | null>;
+  /**
+   * Applies `patch` (and bumps the version) only if the trigger is still at `version`. Returns the
+   * updated trigger or null: of two concurrent advances exactly one wins.
+   */
+  advance(id: string, version: number, patch: TriggerPatch): Promise<EventTrigger | null>;
+  insertStep(step: TriggerStep): Promise<void>;
+  /** Oldest first (sequence). */
+  listSteps(triggerId: string): Promise<TriggerStep[]>;
+  /** The step that sent this message, if a trigger sent it. */
+  findStepByMessage(messageId: string): Promise<TriggerStep | null>;
+}
