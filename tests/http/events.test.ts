@@ -17,7 +17,7 @@ const phone = (n: number) => `+23324${String(7_000_000 + n).padStart(7, '0')}`;
 const FAILING = phone(999);
 
 describe('HTTP: notification events and triggers', function () {
-  this.timeout(20_000);
+  this.timeout(40_000);
   let app: TestApp;
   let tenant: TestTenant;
   let liveKey: string;
@@ -173,7 +173,7 @@ describe('HTTP: notification events and triggers', function () {
         await app.container.get(MESSAGING.applyDeliveryReport).execute('events-sms',
           { providerMessageId: `sms_${smsLog.internalMessageId}`, status: 'FAILED', errorCode: 'EXPIRED', vendorStatus: 'EXPIRED', occurredAt: null }, 'callback:test');
         let trigger = res.body.data;
-        for (let i = 0; i < 100 && trigger.steps.length < 2; i++) {
+        for (let i = 0; i < 200 && trigger.steps.length < 2; i++) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           trigger = (await app.api.get(`/events/triggers/${trigger.id}`, tenant.auth)).body.data;
         }
