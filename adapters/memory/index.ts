@@ -23,5 +23,8 @@ export * from './in-memory-wallet-repository.ts';
 export * from './memory-state.ts';
 export * from './recording-provider.ts';
 export * from './system-clock.ts';
+export * from './in-memory-payment-repository.ts';
+export * from './in-memory-invoice-repository.ts';
+export * from './in-memory-billing-report-repository.ts';
 export * from './in-memory-notification-event-repository.ts';
 export * from './in-memory-event-trigger-repository.ts';

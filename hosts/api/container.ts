@@ -17,6 +17,7 @@ import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
+import { bindBillingModule } from './modules/billing-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
@@ -36,6 +37,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindBillingModule,
   bindEventsModule,
 ];
 
