@@ -16,7 +16,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any, Dict, List
 
-from nkra_client import NkraClient, NkraError, parse_retry_after, parse_webhook, sign_webhook_body, verify_webhook_signature
+from nkra_client import AsyncNkraClient, NkraClient, NkraError, parse_retry_after, parse_webhook, sign_webhook_body, verify_webhook_signature
 
 BASE_URL = os.environ.get("NKRA_BASE_URL")
 API_KEY = os.environ.get("NKRA_API_KEY", "")
@@ -75,6 +75,16 @@ class AgainstTheApi(unittest.TestCase):
         with self.assertRaises(NkraError) as neither:
             self.client.trigger_event(os.environ["NKRA_EVENT"])
         self.assertEqual(neither.exception.form_errors, ["to or contactId is required"])
+
+    def test_async_client(self) -> None:
+        import asyncio
+
+        async def both() -> List[Any]:
+            client = AsyncNkraClient(API_KEY, base_url=BASE_URL or "", timeout=10)
+            return list(await asyncio.gather(client.send("SMS", phone(8), "async one"), client.trigger_event(os.environ["NKRA_EVENT"], to=phone(9),
+                                                                                                             variables={"name": "A", "order": "1"})))
+        log, trigger = asyncio.run(both())
+        self.assertEqual((log["status"], trigger["status"]), ("DELIVERED", "DELIVERED"))
 
     def test_retry_after_dropped_connection_sends_once(self) -> None:
         via_proxy = NkraClient(API_KEY, base_url=os.environ["NKRA_PROXY_URL"], timeout=10, base_delay=0.05)

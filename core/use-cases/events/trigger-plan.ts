@@ -41,8 +41,16 @@ export function reachOfAddress(to: string, countryCode: string): Reach {
   return reach;
 }
 
-/** A contact: its phone for SMS, WHATSAPP and VOICE, its email for EMAIL, its fcmToken for PUSH. */
+/**
+ * A contact: its phone for SMS, WHATSAPP and VOICE, its email for EMAIL, its fcmToken for PUSH. A
+ * contact who opted out is reachable on no channel (its addresses may not all be on the suppression
+ * list, and a fallback must not go around the opt-out).
+ */
 export function reachOfContact(contact: Contact): Reach {
+  if (contact.optedOutAt) {
+    const out = { ok: false as const, reason: 'the contact opted out' };
+    return { SMS: out, WHATSAPP: out, VOICE: out, EMAIL: out, PUSH: out };
+  }
   const phone = contact.phone ? { ok: true as const, recipient: contact.phone } : { ok: false as const, reason: 'the contact has no phone' };
   return {
     SMS: phone, WHATSAPP: phone, VOICE: phone,

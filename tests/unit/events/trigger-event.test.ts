@@ -156,6 +156,10 @@ describe('TriggerEvent', () => {
     const unreachable = await caught(() => e.trigger.execute(e.ctx, { event: 'order.shipped', contactId: noEmail.id }));
     expect(unreachable.code).to.equal('RECIPIENT_UNREACHABLE');
     expect(unreachable.details['unreachable']).to.deep.equal([{ channel: 'EMAIL', reason: 'the contact has no email' }]);
+    const optedOut = await e.contact({ optedOutAt: e.core.clock.now() });
+    const out = await caught(() => e.trigger.execute(e.ctx, { event: 'order.shipped', contactId: optedOut.id }));
+    expect(out.code).to.equal('RECIPIENT_UNREACHABLE');
+    expect(out.details['unreachable']).to.deep.equal([{ channel: 'EMAIL', reason: 'the contact opted out' }]);
     await e.core.storage.notificationEvents.update(e.organizationId, created.id, { isActive: false, updatedAt: e.core.clock.now() });
     expect((await caught(() => e.trigger.execute(e.ctx, { event: 'order.shipped', to: 'a@b.co' }))).code).to.equal('EVENT_INACTIVE');
     expect(e.core.storage.state.messages.size).to.equal(0);
