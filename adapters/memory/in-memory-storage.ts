@@ -21,6 +21,7 @@ import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
 import { InMemoryPaymentRepository } from './in-memory-payment-repository.ts';
 import { InMemoryInvoiceRepository } from './in-memory-invoice-repository.ts';
 import { InMemoryBillingReportRepository } from './in-memory-billing-report-repository.ts';
+import { InMemoryPlatformReportRepository } from './in-memory-platform-report-repository.ts';
 import { InMemoryNotificationEventRepository } from './in-memory-notification-event-repository.ts';
 import { InMemoryEventTriggerRepository } from './in-memory-event-trigger-repository.ts';
 
@@ -34,6 +35,7 @@ export class InMemoryStorage implements Storage {
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly payments; readonly invoices; readonly billingReports;
+  readonly platformReports;
   readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
@@ -58,6 +60,7 @@ export class InMemoryStorage implements Storage {
     this.payments = new InMemoryPaymentRepository(this.state);
     this.invoices = new InMemoryInvoiceRepository(this.state);
     this.billingReports = new InMemoryBillingReportRepository(this.state);
+    this.platformReports = new InMemoryPlatformReportRepository(this.state);
     this.notificationEvents = new InMemoryNotificationEventRepository(this.state);
     this.eventTriggers = new InMemoryEventTriggerRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);

@@ -26,5 +26,6 @@ export * from './system-clock.ts';
 export * from './in-memory-payment-repository.ts';
 export * from './in-memory-invoice-repository.ts';
 export * from './in-memory-billing-report-repository.ts';
+export * from './in-memory-platform-report-repository.ts';
 export * from './in-memory-notification-event-repository.ts';
 export * from './in-memory-event-trigger-repository.ts';

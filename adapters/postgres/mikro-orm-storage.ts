@@ -23,6 +23,7 @@ import { SqlContactRepository } from './sql-contact-repository.ts';
 import { SqlPaymentRepository } from './sql-payment-repository.ts';
 import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
 import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
+import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
 import { SqlNotificationEventRepository } from './sql-notification-event-repository.ts';
 import { SqlEventTriggerRepository } from './sql-event-trigger-repository.ts';
 
@@ -56,6 +57,7 @@ export class MikroOrmStorage implements Storage {
   get payments() { return new SqlPaymentRepository(this.#database.em()); }
   get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
   get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
+  get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
   get notificationEvents() { return new SqlNotificationEventRepository(this.#database.em()); }
   get eventTriggers() { return new SqlEventTriggerRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
@@ -85,6 +87,7 @@ export class MikroOrmStorage implements Storage {
       payments: new SqlPaymentRepository(em),
       invoices: new SqlInvoiceRepository(em),
       billingReports: new SqlBillingReportRepository(em),
+      platformReports: new SqlPlatformReportRepository(em),
       notificationEvents: new SqlNotificationEventRepository(em),
       eventTriggers: new SqlEventTriggerRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),

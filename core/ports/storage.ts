@@ -18,6 +18,7 @@ import type { ContactRepository } from './contact-repository.ts';
 import type { PaymentRepository } from './payment-repository.ts';
 import type { InvoiceRepository } from './invoice-repository.ts';
 import type { BillingReportRepository } from './billing-report-repository.ts';
+import type { PlatformReportRepository } from './platform-report-repository.ts';
 import type { NotificationEventRepository } from './notification-event-repository.ts';
 import type { EventTriggerRepository } from './event-trigger-repository.ts';
 
@@ -42,6 +43,7 @@ export interface Repositories {
   payments: PaymentRepository;
   invoices: InvoiceRepository;
   billingReports: BillingReportRepository;
+  platformReports: PlatformReportRepository;
   notificationEvents: NotificationEventRepository;
   eventTriggers: EventTriggerRepository;
   jobs: JobQueue;

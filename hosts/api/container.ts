@@ -13,6 +13,9 @@ import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
+import { bindComplianceModule } from './modules/compliance-module.ts';
+import { bindAdminModule } from './modules/admin-module.ts';
+import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
 import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
@@ -38,6 +41,8 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindBillingModule,
+  bindComplianceModule,
+  bindAdminModule,
   bindEventsModule,
 ];
 
@@ -53,7 +58,9 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
 /** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
 export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
   const config = container.get(INFRA.config);
-  const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
+  // Writes made with an impersonation token are audited (docs/admin.md).
+  const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
+    container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
   return createApp({
     routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },
