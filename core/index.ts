@@ -154,5 +154,6 @@ export * from './use-cases/events/list-events.ts';
 export * from './use-cases/events/schedule-trigger-fallback.ts';
 export * from './use-cases/events/trigger-event.ts';
 export * from './use-cases/events/trigger-plan.ts';
+export * from './use-cases/events/trigger-steps.ts';
 export * from './use-cases/events/trigger-view.ts';
 export * from './use-cases/events/update-event.ts';

@@ -8,7 +8,7 @@ import { acceptMessagesIn } from '../messaging/accept-messages.ts';
 import { countryCodeSchema, idempotencyKeySchema, variablesSchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import { deliverInline } from '../messaging/send-message.ts';
-import { AdvanceTrigger, isFinalFailure, type TriggerDeps } from './advance-trigger.ts';
+import { isFinalFailure, takeNextStep, type TriggerDeps } from './trigger-steps.ts';
 import { EVENT_SLUG_MAX } from './event-schemas.ts';
 import { planChannels, prepareStep, reachOfAddress, reachOfContact, triggerVariables } from './trigger-plan.ts';
 import { loadTriggerView, type TriggerView } from './trigger-view.ts';
@@ -37,17 +37,13 @@ export const TriggerEventInput = v.pipe(v.object({
  * fields, and sends the first channel through the send pipeline (screening, pricing, wallet debit,
  * delivery), recording the trigger, its step and the message in one transaction. The message is
  * delivered at once (like a synchronous send); when it fails at send time the fallback runs at once
- * too (AdvanceTrigger), when it fails later the worker's `trigger-fallback` job runs it.
+ * too (takeNextStep), when it fails later the worker's `trigger-fallback` job runs it.
  * With an idempotencyKey the same request within 24 hours answers the same trigger (replayed);
  * another body with the same key -> IDEMPOTENCY_KEY_REUSED.
  */
 export class TriggerEvent {
   readonly #deps: TriggerDeps;
-  readonly #advance: AdvanceTrigger;
-  constructor(deps: TriggerDeps) {
-    this.#deps = deps;
-    this.#advance = new AdvanceTrigger(deps);
-  }
+  constructor(deps: TriggerDeps) { this.#deps = deps; }
 
   async execute(ctx: SendContext, raw: unknown): Promise<{ trigger: TriggerView; replayed: boolean }> {
     const input = parseInput(TriggerEventInput, raw);
@@ -107,7 +103,7 @@ export class TriggerEvent {
 
     let message = recorded.message;
     if (message.status === 'QUEUED' && this.#deps.deliverNow) message = await deliverInline({ deliverNow: this.#deps.deliverNow, storage }, message);
-    if (isFinalFailure(message)) await this.#advance.execute(recorded.trigger.id, message.id);
+    if (isFinalFailure(message)) await takeNextStep(this.#deps, recorded.trigger.id, message.id);
     const latest = (await storage.eventTriggers.findById(ctx.organizationId, recorded.trigger.id)) ?? recorded.trigger;
     return { trigger: await loadTriggerView(storage, latest), replayed: false };
   }
