@@ -32,8 +32,9 @@ export class InMemoryEventTriggerRepository implements EventTriggerRepository {
     this.#state.triggerSteps.push(copy(step));
   }
 
-  async listSteps(triggerId: string): Promise<TriggerStep[]> {
-    return this.#state.triggerSteps.filter((s) => s.triggerId === triggerId).sort((a, b) => a.sequence - b.sequence).map(copy);
+  async listSteps(organizationId: string, triggerId: string): Promise<TriggerStep[]> {
+    return this.#state.triggerSteps.filter((s) => s.triggerId === triggerId && s.organizationId === organizationId)
+      .sort((a, b) => a.sequence - b.sequence).slice(0, 100).map(copy);
   }
 
   async findStepByMessage(messageId: string): Promise<TriggerStep | null> {

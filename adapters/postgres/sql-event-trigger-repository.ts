@@ -86,8 +86,9 @@ export class SqlEventTriggerRepository implements EventTriggerRepository {
     [s.id, s.triggerId, s.organizationId, s.sequence, s.channel, s.recipient, s.attempt, s.messageId, s.errorCode, s.errorMessage, s.createdAt], { prepare: true });
   }
 
-  async listSteps(triggerId: string): Promise<TriggerStep[]> {
-    const rows = await sqlRows<StepRow>(this.#em, 'select * from event_trigger_steps where trigger_id = $1 order by sequence limit 100', [triggerId]);
+  async listSteps(organizationId: string, triggerId: string): Promise<TriggerStep[]> {
+    const rows = await sqlRows<StepRow>(this.#em, 'select * from event_trigger_steps where trigger_id = $1 and organization_id = $2 order by sequence limit 100',
+      [triggerId, organizationId]);
     return rows.map(toStep);
   }
 

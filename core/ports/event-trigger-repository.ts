@@ -14,8 +14,8 @@ export interface EventTriggerRepository {
    */
   advance(id: string, version: number, patch: TriggerPatch): Promise<EventTrigger | null>;
   insertStep(step: TriggerStep): Promise<void>;
-  /** Oldest first (sequence). */
-  listSteps(triggerId: string): Promise<TriggerStep[]>;
+  /** The trigger's steps, oldest first (sequence), at most 100; none for another organization's trigger. */
+  listSteps(organizationId: string, triggerId: string): Promise<TriggerStep[]>;
   /** The step that sent this message, if a trigger sent it. */
   findStepByMessage(messageId: string): Promise<TriggerStep | null>;
 }

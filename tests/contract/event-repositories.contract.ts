@@ -104,7 +104,8 @@ export function describeEventRepositoriesContract(name: string, makeStorage: () 
       const first = aStep(trigger, 1);
       const skipped = aStep(trigger, 3, { messageId: null, channel: 'EMAIL', errorCode: 'INSUFFICIENT_BALANCE', errorMessage: 'no money' });
       await storage.eventTriggers.insertStep(second); await storage.eventTriggers.insertStep(first); await storage.eventTriggers.insertStep(skipped);
-      expect(await storage.eventTriggers.listSteps(trigger.id)).to.deep.equal([first, second, skipped]);
+      expect(await storage.eventTriggers.listSteps(a.id, trigger.id)).to.deep.equal([first, second, skipped]);
+      expect(await storage.eventTriggers.listSteps(uniqueId('other-org'), trigger.id)).to.deep.equal([]);
       expect(await storage.eventTriggers.findStepByMessage(second.messageId!)).to.deep.equal(second);
       expect(await storage.eventTriggers.findStepByMessage(uniqueId('msg'))).to.equal(null);
       const rolledBack = aStep(trigger, 4);

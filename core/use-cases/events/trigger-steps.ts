@@ -90,7 +90,7 @@ async function sendStep(deps: TriggerDeps, trigger: EventTrigger, target: { step
   const template: Template | null = trigger.templateId ? await storage.templates.findById(trigger.organizationId, trigger.templateId) : null;
   const rules = await pricing.listActive();
   const ctx: SendContext = { organizationId: trigger.organizationId, userId: trigger.userId, apiKeyId: trigger.apiKeyId, isSandbox: trigger.isSandbox };
-  let sequence = (await storage.eventTriggers.listSteps(trigger.id)).length;
+  let sequence = (await storage.eventTriggers.listSteps(trigger.organizationId, trigger.id)).length;
   const skipped: TriggerStep[] = [];
   const skip = (step: number, attempt: number, code: string, message: string) => skipped.push({
     id: ids.next(), triggerId: trigger.id, organizationId: trigger.organizationId, sequence: ++sequence, channel: trigger.plan[step]!.channel,

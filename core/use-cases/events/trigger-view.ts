@@ -29,7 +29,7 @@ export type TriggerView = ReturnType<typeof triggerView>;
 
 /** Loads a trigger's steps and messages and renders it. */
 export async function loadTriggerView(storage: Pick<Storage, 'eventTriggers' | 'messages'>, trigger: EventTrigger): Promise<TriggerView> {
-  const steps = await storage.eventTriggers.listSteps(trigger.id);
+  const steps = await storage.eventTriggers.listSteps(trigger.organizationId, trigger.id);
   const messageIds = steps.flatMap((s) => (s.messageId ? [s.messageId] : []));
   const messages = messageIds.length > 0 ? await storage.messages.findManyByIds(trigger.organizationId, messageIds) : [];
   return triggerView(trigger, steps, messages);

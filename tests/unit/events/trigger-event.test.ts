@@ -75,7 +75,7 @@ describe('TriggerEvent', () => {
     expect(e.providers.WHATSAPP.received).to.have.length(1);
     const stored = (await e.core.storage.eventTriggers.findById(e.organizationId, trigger.id))!;
     expect(stored).to.include({ state: 'ACTIVE', currentStep: 1 });
-    expect((await e.core.storage.eventTriggers.listSteps(trigger.id)).map((s) => s.channel)).to.deep.equal(['SMS', 'WHATSAPP']);
+    expect((await e.core.storage.eventTriggers.listSteps(e.organizationId, trigger.id)).map((s) => s.channel)).to.deep.equal(['SMS', 'WHATSAPP']);
   });
 
   it('ignores the worker job for a failure the request already fell back from', async () => {
@@ -87,7 +87,7 @@ describe('TriggerEvent', () => {
     expect(jobs).to.have.length(1); // enqueued by DeliverMessage when the SMS failed
     await e.advance.execute(String(jobs[0]!.data['triggerId']), String(jobs[0]!.data['messageId']));
     expect(e.providers.WHATSAPP.received).to.have.length(1);
-    expect((await e.core.storage.eventTriggers.listSteps(trigger.id))).to.have.length(2);
+    expect((await e.core.storage.eventTriggers.listSteps(e.organizationId, trigger.id))).to.have.length(2);
   });
 
   it('ends FAILED when every planned channel failed', async () => {
