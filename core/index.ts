@@ -151,6 +151,7 @@ export * from './use-cases/events/event-schemas.ts';
 export * from './use-cases/events/get-event.ts';
 export * from './use-cases/events/get-trigger.ts';
 export * from './use-cases/events/list-events.ts';
+export * from './use-cases/events/list-event-triggers.ts';
 export * from './use-cases/events/schedule-trigger-fallback.ts';
 export * from './use-cases/events/trigger-event.ts';
 export * from './use-cases/events/trigger-plan.ts';

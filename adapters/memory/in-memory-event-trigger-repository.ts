@@ -20,6 +20,13 @@ export class InMemoryEventTriggerRepository implements EventTriggerRepository {
     return hit ? copy(hit) : null;
   }
 
+  async listByEvent(organizationId: string, eventId: string, limit: number): Promise<EventTrigger[]> {
+    return [...this.#state.eventTriggers.values()]
+      .filter((t) => t.organizationId === organizationId && t.eventId === eventId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, Math.min(limit, 100)).map(copy);
+  }
+
   async advance(id: string, version: number, patch: TriggerPatch): Promise<EventTrigger | null> {
     const current = this.#state.eventTriggers.get(id);
     if (!current || current.version !== version) return null;

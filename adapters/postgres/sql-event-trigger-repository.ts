@@ -67,6 +67,12 @@ export class SqlEventTriggerRepository implements EventTriggerRepository {
     return rows[0] ? toTrigger(rows[0]) : null;
   }
 
+  async listByEvent(organizationId: string, eventId: string, limit: number): Promise<EventTrigger[]> {
+    const rows = await sqlRows<TriggerRow>(this.#em, `select * from event_triggers where organization_id = $1 and event_id = $2
+      order by created_at desc, id desc limit $3`, [organizationId, eventId, Math.min(limit, 100)]);
+    return rows.map(toTrigger);
+  }
+
   async advance(id: string, version: number, patch: TriggerPatch): Promise<EventTrigger | null> {
     const sets: string[] = ['version = version + 1'];
     const params: unknown[] = [id, version];

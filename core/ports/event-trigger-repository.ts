@@ -8,6 +8,8 @@ export interface EventTriggerRepository {
   insert(trigger: EventTrigger): Promise<void>;
   findById(organizationId: string, id: string): Promise<EventTrigger | null>;
   findForAdvance(id: string): Promise<EventTrigger | null>;
+  /** An event's triggers, newest first (createdAt, then id), at most `limit` (capped at 100). */
+  listByEvent(organizationId: string, eventId: string, limit: number): Promise<EventTrigger[]>;
   /**
    * Applies `patch` (and bumps the version) only if the trigger is still at `version`. Returns the
    * updated trigger or null: of two concurrent advances exactly one wins.

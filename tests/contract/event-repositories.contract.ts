@@ -80,6 +80,18 @@ export function describeEventRepositoriesContract(name: string, makeStorage: () 
       expect(await storage.eventTriggers.findForAdvance(trigger.id)).to.deep.equal(trigger);
     });
 
+    it('lists an event\'s triggers newest first, bounded, within the organization', async () => {
+      const a = await seedOrganization(storage);
+      const event = anEvent(a.id); const other = anEvent(a.id);
+      await storage.notificationEvents.insert(event); await storage.notificationEvents.insert(other);
+      const older = aTrigger(event, { createdAt: at(1), updatedAt: at(1) });
+      const newer = aTrigger(event, { createdAt: at(2), updatedAt: at(2) });
+      await storage.eventTriggers.insert(older); await storage.eventTriggers.insert(newer); await storage.eventTriggers.insert(aTrigger(other));
+      expect((await storage.eventTriggers.listByEvent(a.id, event.id, 10)).map((t) => t.id)).to.deep.equal([newer.id, older.id]);
+      expect((await storage.eventTriggers.listByEvent(a.id, event.id, 1)).map((t) => t.id)).to.deep.equal([newer.id]);
+      expect(await storage.eventTriggers.listByEvent(uniqueId('org'), event.id, 10)).to.deep.equal([]);
+    });
+
     it('advances a trigger only from the expected version (compare-and-set)', async () => {
       const a = await seedOrganization(storage);
       const event = anEvent(a.id);

@@ -116,6 +116,11 @@ describe('HTTP: notification events and triggers', function () {
       expect(whatsapp.received.at(-1)).to.include({ to: FAILING, body: 'Hi Kofi, order A-1 is on its way' });
       const again = await app.api.get(`/events/triggers/${trigger.id}`, tenant.auth);
       expect(again.body.data.steps).to.have.length(2);
+      const eventId = (await app.api.get('/events', tenant.auth)).body.data.find((e: { slug: string }) => e.slug === 'order.shipped').id;
+      const recent = await app.api.get(`/events/${eventId}/triggers?limit=5`, tenant.auth);
+      expect(recent.status).to.equal(200);
+      expect(recent.body.data[0]).to.include({ id: trigger.id, status: 'DELIVERED', channel: 'WHATSAPP' });
+      expect((await app.api.get(`/events/${eventId}/triggers?limit=500`, tenant.auth)).status).to.equal(400);
       const wa = await app.api.get(`/messages/${trigger.deliveryLogs[1].id}`, { apiKey: liveKey });
       expect(wa.body.data).to.include({ status: 'DELIVERED', provider: 'events-whatsapp' });
     });

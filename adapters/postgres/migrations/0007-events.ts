@@ -46,7 +46,7 @@ export const events: Migration = {
       created_at timestamptz not null,
       updated_at timestamptz not null
     )`,
-    `create index event_triggers_org_created on event_triggers (organization_id, created_at desc, id desc)`,
+    `create index event_triggers_org_event_created on event_triggers (organization_id, event_id, created_at desc, id desc)`,
     `create table event_trigger_steps (
       id text primary key,
       trigger_id text not null references event_triggers (id) on delete cascade,

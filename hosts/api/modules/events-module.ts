@@ -3,6 +3,7 @@ import { CreateEvent } from '../../../core/use-cases/events/create-event.ts';
 import { GetEvent } from '../../../core/use-cases/events/get-event.ts';
 import { GetTrigger } from '../../../core/use-cases/events/get-trigger.ts';
 import { ListEvents } from '../../../core/use-cases/events/list-events.ts';
+import { ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
 import { TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
 import { UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
@@ -20,6 +21,7 @@ export function bindEventsModule(container: Container): void {
       updateEvent: new UpdateEvent({ storage, ids, clock }),
       triggerEvent: new TriggerEvent({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
       getTrigger: new GetTrigger({ storage }),
+      listEventTriggers: new ListEventTriggers({ storage }),
       onSent: (channel, status) => metrics.sends.inc({ channel, status }),
     }),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config]).inSingletonScope();

@@ -2,6 +2,7 @@ import { CreateEventInput, type CreateEvent } from '../../../core/use-cases/even
 import type { GetEvent } from '../../../core/use-cases/events/get-event.ts';
 import type { GetTrigger } from '../../../core/use-cases/events/get-trigger.ts';
 import { MAX_EVENTS_LISTED, type ListEvents } from '../../../core/use-cases/events/list-events.ts';
+import { ListEventTriggersInput, MAX_TRIGGERS_LISTED, type ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
 import { TriggerEventInput, type TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
 import { UpdateEventInput, type UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
@@ -14,6 +15,7 @@ export interface EventRouteDeps {
   updateEvent: UpdateEvent;
   triggerEvent: TriggerEvent;
   getTrigger: GetTrigger;
+  listEventTriggers: ListEventTriggers;
   onSent?: (channel: string, status: string) => void;
 }
 
@@ -65,6 +67,13 @@ export function eventRoutes(deps: EventRouteDeps): RouteDefinition[] {
       auth: 'tenant', permission: 'events:read',
       responses: { 200: 'The event', 400: 'ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND (unknown id, or an event of another organization)' },
       handler: async (input) => ok(await deps.getEvent.execute(requireTenant(input), input.params['id'] ?? '')),
+    },
+    {
+      method: 'GET', path: '/events/:id/triggers', tag: 'Events', summary: 'An event\'s most recent triggers, newest first',
+      auth: 'tenant', permission: 'events:read', query: ListEventTriggersInput,
+      responses: { 200: `Triggers (at most ${MAX_TRIGGERS_LISTED}) with status and current channel`, 400: 'VALIDATION_ERROR (limit) or ORGANIZATION_REQUIRED',
+        ...DENIED, 404: 'NOT_FOUND (unknown event, or an event of another organization)' },
+      handler: async (input) => ok(await deps.listEventTriggers.execute(requireTenant(input), input.params['id'] ?? '', input.query)),
     },
     {
       method: 'PATCH', path: '/events/:id', tag: 'Events', summary: 'Update a notification event (any field; isActive reactivates or deactivates)',
