@@ -22,6 +22,8 @@ import { InMemoryPaymentRepository } from './in-memory-payment-repository.ts';
 import { InMemoryInvoiceRepository } from './in-memory-invoice-repository.ts';
 import { InMemoryBillingReportRepository } from './in-memory-billing-report-repository.ts';
 import { InMemoryPlatformReportRepository } from './in-memory-platform-report-repository.ts';
+import { InMemoryNotificationEventRepository } from './in-memory-notification-event-repository.ts';
+import { InMemoryEventTriggerRepository } from './in-memory-event-trigger-repository.ts';
 import { InMemoryContactImportRepository } from './in-memory-contact-import-repository.ts';
 import { InMemorySegmentRepository } from './in-memory-segment-repository.ts';
 import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
@@ -37,6 +39,7 @@ export class InMemoryStorage implements Storage {
   readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly payments; readonly invoices; readonly billingReports;
   readonly platformReports;
+  readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
   readonly contactImports; readonly segments; readonly campaigns;
   #tail: Promise<unknown> = Promise.resolve();
@@ -62,6 +65,8 @@ export class InMemoryStorage implements Storage {
     this.invoices = new InMemoryInvoiceRepository(this.state);
     this.billingReports = new InMemoryBillingReportRepository(this.state);
     this.platformReports = new InMemoryPlatformReportRepository(this.state);
+    this.notificationEvents = new InMemoryNotificationEventRepository(this.state);
+    this.eventTriggers = new InMemoryEventTriggerRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
     this.contactImports = new InMemoryContactImportRepository(this.state);
     this.segments = new InMemorySegmentRepository(this.state);

@@ -14,6 +14,7 @@ import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
 import type { Payment } from '../../core/domain/payment.ts';
 import type { Invoice } from '../../core/domain/invoice.ts';
+import type { EventTrigger, NotificationEvent, TriggerStep } from '../../core/domain/notification-event.ts';
 import type { ContactImport } from '../../core/domain/contact-import.ts';
 import type { Segment } from '../../core/domain/segment.ts';
 import type { Campaign } from '../../core/domain/campaign.ts';
@@ -48,6 +49,9 @@ export class MemoryState {
   contacts = new Map<string, Contact>();
   payments = new Map<string, Payment>();
   invoices = new Map<string, Invoice>();
+  notificationEvents = new Map<string, NotificationEvent>();
+  eventTriggers = new Map<string, EventTrigger>();
+  triggerSteps: TriggerStep[] = [];
   contactImports = new Map<string, ContactImport>();
   importChunks = new Map<string, Uint8Array[]>();
   segments = new Map<string, Segment>();

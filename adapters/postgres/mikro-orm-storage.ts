@@ -24,6 +24,8 @@ import { SqlPaymentRepository } from './sql-payment-repository.ts';
 import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
 import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
 import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
+import { SqlNotificationEventRepository } from './sql-notification-event-repository.ts';
+import { SqlEventTriggerRepository } from './sql-event-trigger-repository.ts';
 import { SqlContactImportRepository } from './sql-contact-import-repository.ts';
 import { SqlSegmentRepository } from './sql-segment-repository.ts';
 import { SqlCampaignRepository } from './sql-campaign-repository.ts';
@@ -59,6 +61,8 @@ export class MikroOrmStorage implements Storage {
   get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
   get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
   get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
+  get notificationEvents() { return new SqlNotificationEventRepository(this.#database.em()); }
+  get eventTriggers() { return new SqlEventTriggerRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
   get contactImports() { return new SqlContactImportRepository(this.#database.em()); }
   get segments() { return new SqlSegmentRepository(this.#database.em()); }
@@ -90,6 +94,8 @@ export class MikroOrmStorage implements Storage {
       invoices: new SqlInvoiceRepository(em),
       billingReports: new SqlBillingReportRepository(em),
       platformReports: new SqlPlatformReportRepository(em),
+      notificationEvents: new SqlNotificationEventRepository(em),
+      eventTriggers: new SqlEventTriggerRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
       contactImports: new SqlContactImportRepository(em),
       segments: new SqlSegmentRepository(em),

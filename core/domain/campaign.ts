@@ -1,6 +1,6 @@
 import type { Channel } from './channel.ts';
 import { pesewasToGhs, type Pesewas } from './money.ts';
-import type { AddressKind } from './segment-rules.ts';
+import type { ContactAddressField } from './segment-rules.ts';
 
 /**
  * Campaign states (docs/campaigns.md):
@@ -52,7 +52,7 @@ export interface CampaignCounts {
 export const EMPTY_COUNTS: CampaignCounts = { recipients: 0, queued: 0, pending: 0, sent: 0, delivered: 0, failed: 0, rejected: 0, skipped: 0 };
 
 /** The contact field a channel sends to. */
-export function addressKindOf(channel: Channel): AddressKind {
+export function addressKindOf(channel: Channel): ContactAddressField {
   return channel === 'EMAIL' ? 'email' : channel === 'PUSH' ? 'fcmToken' : 'phone';
 }
 

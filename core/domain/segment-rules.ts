@@ -11,14 +11,14 @@ import { normalizePhone } from './phone.ts';
 export const TEXT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'countryCode'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 export const ADDRESS_KINDS = ['phone', 'email', 'fcmToken'] as const;
-export type AddressKind = (typeof ADDRESS_KINDS)[number];
+export type ContactAddressField = (typeof ADDRESS_KINDS)[number];
 
 export type TextCondition = { field: TextField; op: 'equals' | 'contains' | 'startsWith'; value: string[] };
 export type Condition =
   | TextCondition
   | { field: 'tags'; op: 'contains' | 'notContains'; value: string }
   | { field: 'createdAt'; op: 'before' | 'after'; value: Date }
-  | { field: 'address'; op: 'exists'; value: AddressKind }
+  | { field: 'address'; op: 'exists'; value: ContactAddressField }
   | { field: 'optedOut'; op: 'equals'; value: boolean };
 export type SegmentRule = { all: SegmentRule[] } | { any: SegmentRule[] } | Condition;
 

@@ -14,6 +14,8 @@ export const QUEUES = {
   lowBalanceAlert: 'low-balance-alert',
   /** Monthly wallet statements (invoices), scheduled by the worker on the 1st. */
   monthlyStatements: 'monthly-statements',
+  /** Next step of an event trigger after its message failed (fallback channel or retry), core/use-cases/events/trigger-steps.ts. */
+  triggerFallback: 'trigger-fallback',
   /** CSV contact imports: `{ importId }` (core/use-cases/contacts/process-contact-import.ts). */
   contactImport: 'contact-import',
   /** Campaign start and fan-out batches: `{ campaignId, organizationId }` (core/use-cases/campaigns/run-campaign.ts). */

@@ -19,6 +19,8 @@ import type { PaymentRepository } from './payment-repository.ts';
 import type { InvoiceRepository } from './invoice-repository.ts';
 import type { BillingReportRepository } from './billing-report-repository.ts';
 import type { PlatformReportRepository } from './platform-report-repository.ts';
+import type { NotificationEventRepository } from './notification-event-repository.ts';
+import type { EventTriggerRepository } from './event-trigger-repository.ts';
 import type { ContactImportRepository } from './contact-import-repository.ts';
 import type { SegmentRepository } from './segment-repository.ts';
 import type { CampaignRepository } from './campaign-repository.ts';
@@ -45,6 +47,8 @@ export interface Repositories {
   invoices: InvoiceRepository;
   billingReports: BillingReportRepository;
   platformReports: PlatformReportRepository;
+  notificationEvents: NotificationEventRepository;
+  eventTriggers: EventTriggerRepository;
   jobs: JobQueue;
   contactImports: ContactImportRepository;
   segments: SegmentRepository;

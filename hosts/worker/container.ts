@@ -15,6 +15,8 @@ import type { EmailSender } from '../../core/ports/email-sender.ts';
 import { GenerateMonthlyStatements } from '../../core/use-cases/billing/generate-monthly-statements.ts';
 import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balance-alert.ts';
 import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-handlers.ts';
+import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
+import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
 import { CsvParseReader } from '../../adapters/csv/csv-parse-reader.ts';
 import { ProcessContactImport } from '../../core/use-cases/contacts/process-contact-import.ts';
 import { contactImportHandler } from './contact-import-handler.ts';
@@ -53,6 +55,11 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue((storage, email) => lowBalanceAlertHandler(
     new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
   [INFRA.storage, INFRA.email]);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver) => triggerFallbackHandler(
+      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+      config.workerConcurrency),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() })),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
   container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud })),

@@ -4,6 +4,7 @@ import type { ProviderDirectory, ProviderResult } from '../../ports/channel-prov
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -94,6 +95,7 @@ export class DeliverMessage {
           amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} failed (${errorCode})`,
         }), now);
       }
+      if (failed) await scheduleTriggerFallback(tx, message.id);
       return failed;
     });
   }
