@@ -58,7 +58,7 @@ export class SqlContactImportRepository implements ContactImportRepository {
 
   async update(j: ContactImport): Promise<void> {
     await sqlRows(this.#em, `update contact_imports set status = $2, total_rows = $3, rows_done = $4, created = $5, updated = $6, skipped = $7,
-      error_count = $8, errors = $9::jsonb, failure_reason = $10, updated_at = $11, finished_at = $12 where id = $1`,
-    [j.id, j.status, j.totalRows, j.rowsDone, j.created, j.updated, j.skipped, j.errorCount, JSON.stringify(j.errors), j.failureReason, j.updatedAt, j.finishedAt]);
+      error_count = $8, errors = $9::jsonb, failure_reason = $10, updated_at = $11, finished_at = $12, size_bytes = $13 where id = $1`,
+    [j.id, j.status, j.totalRows, j.rowsDone, j.created, j.updated, j.skipped, j.errorCount, JSON.stringify(j.errors), j.failureReason, j.updatedAt, j.finishedAt, j.sizeBytes]);
   }
 }

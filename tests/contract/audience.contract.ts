@@ -167,8 +167,11 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       const parts: string[] = [];
       for await (const chunk of storage.contactImports.chunks(job.id)) parts.push(new TextDecoder().decode(chunk));
       expect(parts).to.deep.equal(['abc', 'def']);
-      await storage.contactImports.update({ ...job, rowsDone: 1, errors: [{ line: 2, reason: 'bad' }] });
-      expect((await storage.contactImports.findById(org.id, job.id))!.errors).to.deep.equal([{ line: 2, reason: 'bad' }]);
+      const updated = { ...job, status: 'COMPLETED' as const, sizeBytes: 6_000_000_000, totalRows: 2, rowsDone: 1, created: 1, updated: 2, skipped: 3, errorCount: 4,
+        errors: [{ line: 2, reason: 'bad' }], failureReason: 'x', updatedAt: at(2), finishedAt: at(3) };
+      await storage.contactImports.update(updated);
+      expect(await storage.contactImports.findById(org.id, job.id)).to.deep.equal(updated);
+      expect(await storage.contactImports.findForProcessing(job.id)).to.deep.equal(updated);
       expect(await storage.contactImports.findById((await seedOrganization(storage)).id, job.id)).to.equal(null);
       await storage.contactImports.deleteChunks(job.id);
       for await (const _ of storage.contactImports.chunks(job.id)) expect.fail('chunks were deleted');

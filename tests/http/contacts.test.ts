@@ -109,7 +109,8 @@ describe('HTTP: /contacts (CRUD, search, opt-out, CSV import)', function () {
     expect(started.body.data.progress.totalRows).to.equal(7);
     await processImport(started.body.data.id);
     const status = (await app.api.get(`/contacts/imports/${started.body.data.id}`, owner.auth)).body.data;
-    expect(status).to.include({ status: 'COMPLETED', created: 3, updated: 1, skipped: 3, errorCount: 3 });
+    expect(status).to.include({ status: 'COMPLETED', created: 3, updated: 1, skipped: 3, errorCount: 3, sizeBytes: started.body.data.sizeBytes });
+    expect(started.body.data.sizeBytes).to.equal(Buffer.byteLength(csv));
     expect(status.progress).to.deep.equal({ rowsDone: 7, totalRows: 7 });
     expect(status.errors.map((e: any) => e.line)).to.deep.equal([3, 5, 7]);
     expect(status.errors[0].reason).to.match(/phone/);
