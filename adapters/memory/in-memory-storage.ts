@@ -18,6 +18,8 @@ import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
 import { InMemoryOutboundEventRepository } from './in-memory-outbound-event-repository.ts';
 import { InMemoryAuditLogRepository } from './in-memory-audit-log-repository.ts';
 import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
+import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.ts';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -28,6 +30,7 @@ export class InMemoryStorage implements Storage {
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
+  readonly webhookEndpoints; readonly webhookDeliveries;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -48,6 +51,8 @@ export class InMemoryStorage implements Storage {
     this.outboundEvents = new InMemoryOutboundEventRepository(this.state);
     this.auditLog = new InMemoryAuditLogRepository(this.state);
     this.contacts = new InMemoryContactRepository(this.state);
+    this.webhookEndpoints = new InMemoryWebhookEndpointRepository(this.state);
+    this.webhookDeliveries = new InMemoryWebhookDeliveryRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

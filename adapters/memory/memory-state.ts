@@ -12,6 +12,7 @@ import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/messag
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../../core/domain/webhook.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -40,6 +41,8 @@ export class MemoryState {
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
   contacts = new Map<string, Contact>();
+  webhookEndpoints = new Map<string, WebhookEndpoint>();
+  webhookDeliveries = new Map<string, WebhookDelivery>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -10,6 +10,8 @@ export const QUEUES = {
   deliveryStatusPoll: 'delivery-status-poll',
   /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
   webhookDispatch: 'webhook-dispatch',
+  /** One attempt of one webhook delivery ({ deliveryId, organizationId }); retries are scheduled by the handler itself. */
+  webhookDeliver: 'webhook-deliver',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -15,6 +15,8 @@ import type { WalletRepository } from './wallet-repository.ts';
 import type { OutboundEventRepository } from './outbound-event-repository.ts';
 import type { AuditLogRepository } from './audit-log-repository.ts';
 import type { ContactRepository } from './contact-repository.ts';
+import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
+import type { WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -34,6 +36,8 @@ export interface Repositories {
   outboundEvents: OutboundEventRepository;
   auditLog: AuditLogRepository;
   contacts: ContactRepository;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
   jobs: JobQueue;
 }
 

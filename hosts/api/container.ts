@@ -17,6 +17,7 @@ import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
+import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -35,6 +36,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindWebhooksModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -9,6 +9,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     loginLimitPerEmail: 10, loginLimitPerIp: 1000, adminEmail: undefined, adminPassword: undefined,
     fraudRecipientPerHour: 20, fraudNewTenantDays: 7, fraudNewTenantPerHour: 200, deliveryMaxAttempts: 6, providersFile: undefined, providerTimeoutMs: 2_000, databasePoolSize: 10,
     passwordResetTtlMinutes: 30, passwordResetLimitPerEmail: 5, passwordResetLimitPerIp: 1000,
+    webhookAllowPrivateAddresses: true,
     ...overrides,
   };
 }

@@ -4,6 +4,9 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
+import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import { messageStatusEventData } from '../../domain/webhook.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 
 /** How far along a status is: a report may only move a message forward. */
 const RANK: Record<DeliveryStatus, number> = { QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3 };
@@ -13,6 +16,8 @@ export interface ApplyDeliveryReportDeps {
   clock: Clock;
   ids: IdGenerator;
   onStatusChange?: (message: Message) => void;
+  /** When given, every change is published as a message.status.updated event for organizations with subscribers. */
+  webhooks?: WebhookSubscriptions;
 }
 
 /**
@@ -30,6 +35,7 @@ export class ApplyDeliveryReport {
     const { storage, clock, ids } = this.#deps;
     const message = await storage.messageStatus.findByProviderRef(provider, report.providerMessageId);
     if (!message || RANK[report.status] <= RANK[message.status]) return null;
+    const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(message.organizationId, 'message.status.updated') : false;
     const changed = await storage.transaction(async (tx) => {
       const now = clock.now();
       const at = report.occurredAt ?? now;
@@ -47,6 +53,9 @@ export class ApplyDeliveryReport {
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,
       });
+      if (publish) {
+        await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(updated), occurredAt: now });
+      }
       return updated;
     });
     if (changed) this.#deps.onStatusChange?.(changed);

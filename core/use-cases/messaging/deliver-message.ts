@@ -4,6 +4,9 @@ import type { ProviderDirectory, ProviderResult } from '../../ports/channel-prov
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import { messageStatusEventData } from '../../domain/webhook.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -16,6 +19,8 @@ export interface DeliverMessageDeps {
   leaseSeconds: number;
   /** Told about every status change (metrics, webhooks). */
   onStatusChange?: (message: Message) => void;
+  /** When given, every status change is published as a message.status.updated event for organizations with subscribers. */
+  webhooks?: WebhookSubscriptions;
 }
 
 /**
@@ -99,10 +104,20 @@ export class DeliverMessage {
   /** Records the status change in the message's history (the source of message.status.updated events). */
   async #record(message: Message | null, source: string): Promise<Message | null> {
     if (!message) return message;
-    await this.#deps.storage.messageStatus.recordEvent({
-      id: this.#deps.ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
-      detail: message.errorCode, createdAt: this.#deps.clock.now(),
-    });
+    const { storage, ids, clock, webhooks } = this.#deps;
+    const statusEvent = {
+      id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
+      detail: message.errorCode, createdAt: clock.now(),
+    };
+    // Only organizations with a subscribed endpoint pay for the outbox row (cached lookup: no statement otherwise).
+    if (webhooks && await webhooks.hasSubscribers(message.organizationId, 'message.status.updated')) {
+      await storage.transaction(async (tx) => {
+        await tx.messageStatus.recordEvent(statusEvent);
+        await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(message), occurredAt: statusEvent.createdAt });
+      });
+    } else {
+      await storage.messageStatus.recordEvent(statusEvent);
+    }
     this.#deps.onStatusChange?.(message);
     return message;
   }
