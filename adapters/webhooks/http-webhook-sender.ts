@@ -15,6 +15,8 @@ export interface HttpWebhookSenderOptions {
   timeoutMs?: number;
   /** Clock in ms (tests); defaults to Date.now. */
   now?: () => number;
+  /** Host name resolution (tests); defaults to dns.lookup with every address. */
+  resolve?: (host: string) => Promise<Array<{ address: string; family: number }>>;
 }
 
 /** Lowercase hex HMAC-SHA256 of the raw body keyed with the secret: X-Service-Signature. */
@@ -33,7 +35,9 @@ export class HttpWebhookSender implements WebhookSender {
   readonly #allowPrivate: boolean;
   readonly #timeoutMs: number;
   readonly #now: () => number;
+  readonly #lookup: (host: string) => Promise<Array<{ address: string; family: number }>>;
   constructor(options: HttpWebhookSenderOptions) {
+    this.#lookup = options.resolve ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
     this.#allowPrivate = options.allowPrivateAddresses;
     this.#timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
@@ -91,7 +95,7 @@ export class HttpWebhookSender implements WebhookSender {
     if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }];
     else {
       try {
-        addresses = await withTimeout(dnsLookup(host, { all: true, verbatim: true }), this.#timeoutMs);
+        addresses = await withTimeout(this.#lookup(host), this.#timeoutMs);
       } catch {
         return { reason: `${host} could not be resolved` };
       }
