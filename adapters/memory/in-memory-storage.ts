@@ -20,6 +20,7 @@ import { InMemoryAuditLogRepository } from './in-memory-audit-log-repository.ts'
 import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.ts';
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery-repository.ts';
+import { InMemoryAnalyticsRepository } from './in-memory-analytics-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -30,7 +31,7 @@ export class InMemoryStorage implements Storage {
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
-  readonly webhookEndpoints; readonly webhookDeliveries;
+  readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -53,6 +54,7 @@ export class InMemoryStorage implements Storage {
     this.contacts = new InMemoryContactRepository(this.state);
     this.webhookEndpoints = new InMemoryWebhookEndpointRepository(this.state);
     this.webhookDeliveries = new InMemoryWebhookDeliveryRepository(this.state);
+    this.analytics = new InMemoryAnalyticsRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

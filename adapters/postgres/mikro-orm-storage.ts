@@ -22,6 +22,7 @@ import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
 import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository.ts';
 import { SqlWebhookDeliveryRepository } from './sql-webhook-delivery-repository.ts';
+import { SqlAnalyticsRepository } from './sql-analytics-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -52,6 +53,7 @@ export class MikroOrmStorage implements Storage {
   get contacts() { return new SqlContactRepository(this.#database.em()); }
   get webhookEndpoints() { return new SqlWebhookEndpointRepository(this.#database.em()); }
   get webhookDeliveries() { return new SqlWebhookDeliveryRepository(this.#database.em()); }
+  get analytics() { return new SqlAnalyticsRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -78,6 +80,7 @@ export class MikroOrmStorage implements Storage {
       contacts: new SqlContactRepository(em),
       webhookEndpoints: new SqlWebhookEndpointRepository(em),
       webhookDeliveries: new SqlWebhookDeliveryRepository(em),
+      analytics: new SqlAnalyticsRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

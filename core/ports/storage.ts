@@ -17,6 +17,7 @@ import type { AuditLogRepository } from './audit-log-repository.ts';
 import type { ContactRepository } from './contact-repository.ts';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
+import type { AnalyticsRepository } from './analytics-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -38,6 +39,7 @@ export interface Repositories {
   contacts: ContactRepository;
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  analytics: AnalyticsRepository;
   jobs: JobQueue;
 }
 

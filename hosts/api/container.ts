@@ -18,6 +18,7 @@ import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import { bindWebhooksModule } from './modules/webhooks-module.ts';
+import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -37,6 +38,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindWebhooksModule,
+  bindAnalyticsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

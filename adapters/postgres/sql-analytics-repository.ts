@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Channel, DeliveryStatus } from '../../core/domain/channel.ts';
+import type { LedgerEntry } from '../../core/domain/wallet.ts';
+import type { AnalyticsRepository, DailyLedgerTotal, DailyMessageTotal, ProviderOutcomeTotal, TemplateUsage, Ucs2Message } from '../../core/ports/analytics-repository.ts';
+import { sqlRows } from './sql-rows.ts';
+
+const DAY = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
+
+/** Analytics aggregates in SQL (sums in the database: bigint arrives as text and is converted here). */
+export class SqlAnalyticsRepository implements AnalyticsRepository {
+  readonly #em: EntityManager;
+  constructor(em: EntityManager) { this.#em = em; }
+
+  async dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]> {
+    const rows = await sqlRows<{ day: string; channel: Channel; status: DeliveryStatus; messages: string; segments: string; cost: string }>(this.#em,
+      `select ${DAY} as day, channel, status, count(*) as messages, sum(segments) as segments, sum(cost) as cost
+       from messages where organization_id = $1 and created_at >= $2 and created_at < $3 group by 1, 2, 3`, [organizationId, from, to]);
+    return rows.map((r) => ({ day: r.day, channel: r.channel, status: r.status, messages: Number(r.messages), segments: Number(r.segments), cost: Number(r.cost) }));
+  }
+
+  async dailyLedger(organizationId: string, from: Date, to: Date): Promise<DailyLedgerTotal[]> {
+    const rows = await sqlRows<{ day: string; kind: LedgerEntry['kind']; amount: string; entries: string }>(this.#em,
+      `select ${DAY} as day, kind, sum(amount) as amount, count(*) as entries
+       from ledger_entries where organization_id = $1 and created_at >= $2 and created_at < $3 group by 1, 2`, [organizationId, from, to]);
+    return rows.map((r) => ({ day: r.day, kind: r.kind, amount: Number(r.amount), entries: Number(r.entries) }));
+  }
+
+  async providerOutcomes(organizationId: string, from: Date, to: Date): Promise<ProviderOutcomeTotal[]> {
+    const rows = await sqlRows<{ provider: string; accepted: string; failed: string }>(this.#em,
+      `select provider, count(*) filter (where status in ('SENT', 'DELIVERED')) as accepted, count(*) filter (where status = 'FAILED') as failed
+       from messages where organization_id = $1 and created_at >= $2 and created_at < $3 and provider is not null
+       and status in ('SENT', 'DELIVERED', 'FAILED') group by provider`, [organizationId, from, to]);
+    return rows.map((r) => ({ provider: r.provider, accepted: Number(r.accepted), failed: Number(r.failed) }));
+  }
+
+  async ucs2Sms(organizationId: string, from: Date, to: Date, limit: number): Promise<Ucs2Message[]> {
+    const rows = await sqlRows<{ body: string; segments: number; cost: string }>(this.#em,
+      `select body, segments, cost from messages where organization_id = $1 and channel = 'SMS' and created_at >= $2 and created_at < $3
+       and encoding = 'UCS-2' and cost > 0 order by created_at desc, id desc limit $4`, [organizationId, from, to, Math.min(limit, 5000)]);
+    return rows.map((r) => ({ body: r.body, segments: Number(r.segments), cost: Number(r.cost) }));
+  }
+
+  async templateUsage(organizationId: string, from: Date, to: Date, limit: number): Promise<TemplateUsage[]> {
+    const rows = await sqlRows<{ template_id: string; channel: Channel; country: string | null; messages: string; cost: string }>(this.#em,
+      `select template_id, channel, country, count(*) as messages, sum(cost) as cost from messages
+       where organization_id = $1 and created_at >= $2 and created_at < $3 and template_id is not null and cost > 0
+       group by 1, 2, 3 order by 4 desc limit $4`, [organizationId, from, to, Math.min(limit, 20)]);
+    return rows.map((r) => ({ templateId: r.template_id, channel: r.channel, country: r.country, messages: Number(r.messages), cost: Number(r.cost) }));
+  }
+}
