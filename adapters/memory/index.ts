@@ -23,3 +23,6 @@ export * from './in-memory-wallet-repository.ts';
 export * from './memory-state.ts';
 export * from './recording-provider.ts';
 export * from './system-clock.ts';
+export * from './in-memory-webhook-endpoint-repository.ts';
+export * from './in-memory-webhook-delivery-repository.ts';
+export * from './in-memory-analytics-repository.ts';
