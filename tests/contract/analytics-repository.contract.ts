@@ -21,7 +21,7 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
   describe(`AnalyticsRepository contract: ${name}`, () => {
     let storage: Storage;
     let org: string;
-    const from = at(0); const to = at(3 * DAY);
+    const from = new Date('2026-03-02T00:00:00Z'); const to = new Date('2026-03-05T00:00:00Z');
     before(async () => {
       storage = await makeStorage();
       org = (await seedOrganization(storage)).id;
@@ -33,7 +33,7 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
         aMessage(org, { channel: 'WHATSAPP', status: 'DELIVERED', cost: 8, encoding: null, provider: 'p2', templateId: 'tpl-1', createdAt: at(DAY + 6) }),
         aMessage(org, { status: 'DELIVERED', cost: 6, segments: 2, encoding: 'UCS-2', body: 'Hi \u2019 there', templateId: 'tpl-1', createdAt: at(DAY + 7) }),
         aMessage(org, { status: 'REJECTED', cost: 0, provider: null, createdAt: at(DAY + 8) }),
-        aMessage(org, { status: 'SENT', createdAt: at(3 * DAY) }), // outside [from, to)
+        aMessage(org, { status: 'SENT', createdAt: at(3 * DAY) }), // 2026-03-05: outside [from, to)
         aMessage(other, { status: 'SENT', cost: 99 }),
       ]);
       await storage.wallets.create(org, at(0));
@@ -74,6 +74,28 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
         { templateId: 'tpl-1', channel: 'SMS', country: 'GH', messages: 1, cost: 6 },
         { templateId: 'tpl-1', channel: 'WHATSAPP', country: 'GH', messages: 1, cost: 8 },
       ]);
+    });
+
+    it('stays exact through status and cost changes, bulk inserts and rolled-back transactions', async () => {
+      const own = (await seedOrganization(storage)).id;
+      const first = aMessage(own, { status: 'QUEUED', provider: null });
+      const bulk = Array.from({ length: 30 }, (_, i) => aMessage(own, { status: 'QUEUED', provider: null, createdAt: at(i * 60) }));
+      await storage.messages.insertMany([first]);
+      await storage.messages.insertMany(bulk);
+      await storage.messages.transition(first.id, ['QUEUED'], { status: 'PENDING', updatedAt: at(1) });
+      await storage.messages.transition(first.id, ['PENDING'], { status: 'SENT', provider: 'p9', updatedAt: at(2) });
+      await storage.messages.transition(first.id, ['SENT'], { status: 'FAILED', cost: 0, updatedAt: at(3) });
+      for (const m of bulk.slice(0, 10)) await storage.messages.transition(m.id, ['QUEUED'], { status: 'DELIVERED', provider: 'p9', updatedAt: at(4) });
+      await storage.transaction(async (tx) => {
+        await tx.messages.transition(bulk[10]!.id, ['QUEUED'], { status: 'FAILED', cost: 0, updatedAt: at(5) });
+        throw new Error('rolled back');
+      }).catch(() => undefined);
+      expect(sortBy(await storage.analytics.dailyMessages(own, from, to), (r) => r.status)).to.deep.equal([
+        { day: '2026-03-02', channel: 'SMS', status: 'DELIVERED', messages: 10, segments: 10, cost: 30 },
+        { day: '2026-03-02', channel: 'SMS', status: 'FAILED', messages: 1, segments: 1, cost: 0 },
+        { day: '2026-03-02', channel: 'SMS', status: 'QUEUED', messages: 20, segments: 20, cost: 60 },
+      ]);
+      expect(await storage.analytics.providerOutcomes(own, from, to)).to.deep.equal([{ provider: 'p9', accepted: 10, failed: 1 }]);
     });
   });
 }
