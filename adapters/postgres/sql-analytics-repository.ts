@@ -4,11 +4,9 @@ import type { LedgerEntry } from '../../core/domain/wallet.ts';
 import type { AnalyticsRepository, DailyLedgerTotal, DailyMessageTotal, ProviderOutcomeTotal, TemplateUsage, Ucs2Message } from '../../core/ports/analytics-repository.ts';
 import { sqlRows } from './sql-rows.ts';
 
-const DAY = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
-
 /**
- * Analytics aggregates in SQL (bigint sums arrive as text and are converted here). Daily totals and
- * provider outcomes read the trigger-maintained roll-up `message_daily_stats` (migration 0010: exact,
+ * Analytics aggregates in SQL (bigint sums arrive as text and are converted here). Daily totals, ledger
+ * totals and provider outcomes read the trigger-maintained roll-up `message_daily_stats` / `ledger_daily_stats` (migration 0010: exact,
  * updated in the same transaction as the messages), so a 30-day overview reads at most a few thousand
  * rows whatever the volume; the rest scan the organization's messages of the window.
  */
@@ -18,7 +16,7 @@ export class SqlAnalyticsRepository implements AnalyticsRepository {
 
   async dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]> {
     const rows = await sqlRows<{ day: string; channel: Channel; status: DeliveryStatus; messages: string; segments: string; cost: string }>(this.#em,
-      `select to_char(day, 'YYYY-MM-DD') as day, channel, status, sum(messages) as messages, sum(segments) as segments, sum(cost) as cost
+      `select day::text as day, channel, status, sum(messages) as messages, sum(segments) as segments, sum(cost) as cost
        from message_daily_stats where organization_id = $1 and day >= ($2::timestamptz at time zone 'UTC')::date and day < ($3::timestamptz at time zone 'UTC')::date
        group by 1, 2, 3 having sum(messages) <> 0`, [organizationId, from, to]);
     return rows.map((r) => ({ day: r.day, channel: r.channel, status: r.status, messages: Number(r.messages), segments: Number(r.segments), cost: Number(r.cost) }));
@@ -26,8 +24,9 @@ export class SqlAnalyticsRepository implements AnalyticsRepository {
 
   async dailyLedger(organizationId: string, from: Date, to: Date): Promise<DailyLedgerTotal[]> {
     const rows = await sqlRows<{ day: string; kind: LedgerEntry['kind']; amount: string; entries: string }>(this.#em,
-      `select ${DAY} as day, kind, sum(amount) as amount, count(*) as entries
-       from ledger_entries where organization_id = $1 and created_at >= $2 and created_at < $3 group by 1, 2`, [organizationId, from, to]);
+      `select day::text as day, kind, sum(amount) as amount, sum(entries) as entries
+       from ledger_daily_stats where organization_id = $1 and day >= ($2::timestamptz at time zone 'UTC')::date and day < ($3::timestamptz at time zone 'UTC')::date
+       group by 1, 2 having sum(entries) <> 0`, [organizationId, from, to]);
     return rows.map((r) => ({ day: r.day, kind: r.kind, amount: Number(r.amount), entries: Number(r.entries) }));
   }
 

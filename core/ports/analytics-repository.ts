@@ -43,8 +43,8 @@ export interface TemplateUsage {
 
 /**
  * Aggregates over an organization's delivery logs and ledger for analytics. Tenant-scoped: every
- * method takes the organization first. Times are half-open [from, to) and days are UTC; `dailyMessages`
- * and `providerOutcomes` count by creation day, so their `from` and `to` must be UTC midnights.
+ * method takes the organization first. Times are half-open [from, to) and days are UTC; `dailyMessages`,
+ * `dailyLedger` and `providerOutcomes` count by creation day, so their `from` and `to` must be UTC midnights.
  */
 export interface AnalyticsRepository {
   dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]>;

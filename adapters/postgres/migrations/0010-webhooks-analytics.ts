@@ -6,7 +6,8 @@ import type { Migration } from './migration.ts';
  * channel, status, provider and bucket (hashtext(id) & 7, so concurrent workers rarely wait on one
  * counter row), the count, segments and cost of the messages. Triggers keep it in step with
  * `messages` inside the same transaction: inserts and deletes per statement (transition tables),
- * updates per row and only when a counted column changes.
+ * updates per row and only when a counted column changes. `ledger_daily_stats` does the same for the
+ * ledger (entries are never updated: inserts and deletes only).
  */
 export const webhooksAnalytics: Migration = {
   id: '0010-webhooks-analytics',
@@ -92,5 +93,33 @@ export const webhooksAnalytics: Migration = {
         or old.channel is distinct from new.channel or old.provider is distinct from new.provider or old.created_at is distinct from new.created_at
         or old.organization_id is distinct from new.organization_id)
       execute function message_daily_stats_apply()`,
+    `create table ledger_daily_stats (
+      organization_id text not null,
+      day date not null,
+      kind text not null,
+      amount bigint not null,
+      entries bigint not null,
+      primary key (organization_id, day, kind)
+    )`,
+    `insert into ledger_daily_stats (organization_id, day, kind, amount, entries)
+      select organization_id, (created_at at time zone 'UTC')::date, kind, sum(amount), count(*) from ledger_entries group by 1, 2, 3`,
+    `create function ledger_daily_stats_apply() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        insert into ledger_daily_stats as s (organization_id, day, kind, amount, entries)
+          select organization_id, (created_at at time zone 'UTC')::date, kind, sum(amount), count(*) from new_rows group by 1, 2, 3
+          on conflict (organization_id, day, kind) do update set amount = s.amount + excluded.amount, entries = s.entries + excluded.entries;
+      else
+        update ledger_daily_stats s set amount = s.amount - d.amount, entries = s.entries - d.entries
+          from (select organization_id, (created_at at time zone 'UTC')::date as day, kind, sum(amount) as amount, count(*) as entries
+                from old_rows group by 1, 2, 3) d
+          where s.organization_id = d.organization_id and s.day = d.day and s.kind = d.kind;
+      end if;
+      return null;
+    end $$`,
+    `create trigger ledger_daily_stats_insert after insert on ledger_entries referencing new table as new_rows
+      for each statement execute function ledger_daily_stats_apply()`,
+    `create trigger ledger_daily_stats_delete after delete on ledger_entries referencing old table as old_rows
+      for each statement execute function ledger_daily_stats_apply()`,
   ],
 };
