@@ -17,7 +17,7 @@ export interface RunningWorker {
 export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[], logger: Logger): Promise<RunningWorker> {
   const ids: string[] = [];
   for (const handler of handlers) {
-    const id = await boss.work<Record<string, unknown>>(handler.queue, { batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true } as never, async (jobs) => {
+    const id = await boss.work<Record<string, unknown>>(handler.queue, { batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true } as never, async (jobs) => {
       const list = Array.isArray(jobs) ? jobs : [jobs];
       await Promise.all(list.map(async (job: { id: string; data: Record<string, unknown> }) => {
         try {

@@ -19,8 +19,9 @@ export class DeliverWebhook {
     if (!delivery || delivery.status !== 'PENDING') return delivery;
     const now = clock.now();
     if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() - now.getTime() > EARLY_SLACK_MS) return delivery;
-    const endpoint = await storage.webhookEndpoints.find(organizationId, delivery.endpointId);
-    const event = await storage.outboundEvents.find(organizationId, delivery.eventId);
+    const [endpoint, event] = await Promise.all([
+      storage.webhookEndpoints.find(organizationId, delivery.endpointId), storage.outboundEvents.find(organizationId, delivery.eventId),
+    ]);
     if (!endpoint || !endpoint.isActive || !event) {
       const failed: WebhookDelivery = { ...delivery, status: 'FAILED', nextAttemptAt: null, lastError: endpoint?.isActive === false ? 'endpoint inactive' : 'event missing', updatedAt: now };
       await storage.webhookDeliveries.save(failed);

@@ -63,6 +63,10 @@ export async function attemptWebhookDelivery(deps: WebhookAttemptDeps, endpoint:
     if (changed.isActive === false && options.updateEndpoint !== false) Object.assign(next, { status: 'FAILED', nextAttemptAt: null });
   }
   if (options.updateEndpoint === false) { changed = null; disabledForFailing = false; }
+  if (!changed && next.status !== 'PENDING') {
+    await storage.webhookDeliveries.save(next); // the common success: one statement, no transaction
+    return { delivery: next, result };
+  }
   await storage.transaction(async (tx) => {
     await tx.webhookDeliveries.save(next);
     if (changed) await tx.webhookEndpoints.save(changed);
