@@ -14,8 +14,9 @@ export class InMemoryAnalyticsRepository implements AnalyticsRepository {
   async dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]> {
     const totals = new Map<string, DailyMessageTotal>();
     for (const m of this.#messages(organizationId, from, to)) {
-      const key = `${day(m.createdAt)}|${m.channel}|${m.status}`;
-      const t = totals.get(key) ?? { day: day(m.createdAt), channel: m.channel, status: m.status, messages: 0, segments: 0, cost: 0 };
+      const status = m.status === 'PENDING' ? 'QUEUED' : m.status;
+      const key = `${day(m.createdAt)}|${m.channel}|${status}`;
+      const t = totals.get(key) ?? { day: day(m.createdAt), channel: m.channel, status, messages: 0, segments: 0, cost: 0 };
       t.messages += 1; t.segments += m.segments; t.cost += m.cost;
       totals.set(key, t);
     }

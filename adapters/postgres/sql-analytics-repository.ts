@@ -15,7 +15,7 @@ export class SqlAnalyticsRepository implements AnalyticsRepository {
   constructor(em: EntityManager) { this.#em = em; }
 
   async dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]> {
-    const rows = await sqlRows<{ day: string; channel: Channel; status: DeliveryStatus; messages: string; segments: string; cost: string }>(this.#em,
+    const rows = await sqlRows<{ day: string; channel: Channel; status: Exclude<DeliveryStatus, 'PENDING'>; messages: string; segments: string; cost: string }>(this.#em,
       `select day::text as day, channel, status, sum(messages) as messages, sum(segments) as segments, sum(cost) as cost
        from message_daily_stats where organization_id = $1 and day >= ($2::timestamptz at time zone 'UTC')::date and day < ($3::timestamptz at time zone 'UTC')::date
        group by 1, 2, 3 having sum(messages) <> 0`, [organizationId, from, to]);

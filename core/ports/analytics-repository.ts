@@ -1,12 +1,15 @@
 import type { Channel, DeliveryStatus } from '../domain/channel.ts';
 import type { LedgerEntry } from '../domain/wallet.ts';
 
-/** Messages of one UTC day, channel and status: count, segments and charged cost (pesewas, net of refunds). */
+/**
+ * Messages of one UTC day, channel and status: count, segments and charged cost (pesewas, net of
+ * refunds). PENDING (a delivery under way) is counted as QUEUED: both mean "not sent yet".
+ */
 export interface DailyMessageTotal {
   /** YYYY-MM-DD (UTC). */
   day: string;
   channel: Channel;
-  status: DeliveryStatus;
+  status: Exclude<DeliveryStatus, 'PENDING'>;
   messages: number;
   segments: number;
   cost: number;

@@ -76,7 +76,7 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
       ]);
     });
 
-    it('stays exact through status and cost changes, bulk inserts and rolled-back transactions', async () => {
+    it('stays exact through status and cost changes (PENDING counted as QUEUED), bulk inserts and rolled-back transactions', async () => {
       const own = (await seedOrganization(storage)).id;
       const first = aMessage(own, { status: 'QUEUED', provider: null });
       const bulk = Array.from({ length: 30 }, (_, i) => aMessage(own, { status: 'QUEUED', provider: null, createdAt: at(i * 60) }));
@@ -86,6 +86,7 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
       await storage.messages.transition(first.id, ['PENDING'], { status: 'SENT', provider: 'p9', updatedAt: at(2) });
       await storage.messages.transition(first.id, ['SENT'], { status: 'FAILED', cost: 0, updatedAt: at(3) });
       for (const m of bulk.slice(0, 10)) await storage.messages.transition(m.id, ['QUEUED'], { status: 'DELIVERED', provider: 'p9', updatedAt: at(4) });
+      await storage.messages.transition(bulk[11]!.id, ['QUEUED'], { status: 'PENDING', attempts: 1, updatedAt: at(4) }); // still "not sent yet": QUEUED
       await storage.transaction(async (tx) => {
         await tx.messages.transition(bulk[10]!.id, ['QUEUED'], { status: 'FAILED', cost: 0, updatedAt: at(5) });
         throw new Error('rolled back');

@@ -6,7 +6,9 @@ import type { Migration } from './migration.ts';
  * channel, status, provider and bucket (hashtext(id) & 7, so concurrent workers rarely wait on one
  * counter row), the count, segments and cost of the messages. Triggers keep it in step with
  * `messages` inside the same transaction: inserts and deletes per statement (transition tables),
- * updates per row and only when a counted column changes. `ledger_daily_stats` does the same for the
+ * updates per row and only when a counted column changes. QUEUED and PENDING (not sent yet) count as
+ * one status, QUEUED, so a delivery's claim (QUEUED -> PENDING) does not fire the trigger: one
+ * firing per delivery (PENDING -> SENT/FAILED), plus one per delivery report. `ledger_daily_stats` does the same for the
  * ledger (entries are never updated: inserts and deletes only).
  */
 export const webhooksAnalytics: Migration = {
@@ -58,27 +60,32 @@ export const webhooksAnalytics: Migration = {
       primary key (organization_id, day, channel, status, provider, bucket)
     )`,
     `insert into message_daily_stats (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
-      select organization_id, (created_at at time zone 'UTC')::date, channel, status, coalesce(provider, ''), hashtext(id) & 7, count(*), sum(segments), sum(cost)
+      select organization_id, (created_at at time zone 'UTC')::date, channel, case when status = 'PENDING' then 'QUEUED' else status end,
+        coalesce(provider, ''), hashtext(id) & 7, count(*), sum(segments), sum(cost)
       from messages group by 1, 2, 3, 4, 5, 6`,
     `create function message_daily_stats_apply() returns trigger language plpgsql as $$
     begin
       if tg_op = 'INSERT' then
         insert into message_daily_stats as s (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
-          select organization_id, (created_at at time zone 'UTC')::date, channel, status, coalesce(provider, ''), hashtext(id) & 7, count(*), sum(segments), sum(cost)
+          select organization_id, (created_at at time zone 'UTC')::date, channel, case when status = 'PENDING' then 'QUEUED' else status end,
+            coalesce(provider, ''), hashtext(id) & 7, count(*), sum(segments), sum(cost)
           from new_rows group by 1, 2, 3, 4, 5, 6
           on conflict (organization_id, day, channel, status, provider, bucket) do update
           set messages = s.messages + excluded.messages, segments = s.segments + excluded.segments, cost = s.cost + excluded.cost;
       elsif tg_op = 'DELETE' then
         update message_daily_stats s set messages = s.messages - d.messages, segments = s.segments - d.segments, cost = s.cost - d.cost
-          from (select organization_id, (created_at at time zone 'UTC')::date as day, channel, status, coalesce(provider, '') as provider,
+          from (select organization_id, (created_at at time zone 'UTC')::date as day, channel, case when status = 'PENDING' then 'QUEUED' else status end as status,
+                  coalesce(provider, '') as provider,
                   hashtext(id) & 7 as bucket, count(*) as messages, sum(segments) as segments, sum(cost) as cost
                 from old_rows group by 1, 2, 3, 4, 5, 6) d
           where s.organization_id = d.organization_id and s.day = d.day and s.channel = d.channel and s.status = d.status
             and s.provider = d.provider and s.bucket = d.bucket;
       else
         insert into message_daily_stats as s (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
-          values (old.organization_id, (old.created_at at time zone 'UTC')::date, old.channel, old.status, coalesce(old.provider, ''), hashtext(old.id) & 7, -1, -old.segments, -old.cost),
-                 (new.organization_id, (new.created_at at time zone 'UTC')::date, new.channel, new.status, coalesce(new.provider, ''), hashtext(new.id) & 7, 1, new.segments, new.cost)
+          values (old.organization_id, (old.created_at at time zone 'UTC')::date, old.channel, case when old.status = 'PENDING' then 'QUEUED' else old.status end,
+                  coalesce(old.provider, ''), hashtext(old.id) & 7, -1, -old.segments, -old.cost),
+                 (new.organization_id, (new.created_at at time zone 'UTC')::date, new.channel, case when new.status = 'PENDING' then 'QUEUED' else new.status end,
+                  coalesce(new.provider, ''), hashtext(new.id) & 7, 1, new.segments, new.cost)
           on conflict (organization_id, day, channel, status, provider, bucket) do update
           set messages = s.messages + excluded.messages, segments = s.segments + excluded.segments, cost = s.cost + excluded.cost;
       end if;
@@ -89,7 +96,8 @@ export const webhooksAnalytics: Migration = {
     `create trigger message_daily_stats_delete after delete on messages referencing old table as old_rows
       for each statement execute function message_daily_stats_apply()`,
     `create trigger message_daily_stats_update after update of status, cost, segments, channel, provider, created_at, organization_id on messages
-      for each row when (old.status is distinct from new.status or old.cost is distinct from new.cost or old.segments is distinct from new.segments
+      for each row when ((case when old.status = 'PENDING' then 'QUEUED' else old.status end) is distinct from (case when new.status = 'PENDING' then 'QUEUED' else new.status end)
+        or old.cost is distinct from new.cost or old.segments is distinct from new.segments
         or old.channel is distinct from new.channel or old.provider is distinct from new.provider or old.created_at is distinct from new.created_at
         or old.organization_id is distinct from new.organization_id)
       execute function message_daily_stats_apply()`,
