@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'PROVIDER_UNAVAILABLE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  'PAYMENT_FAILED',
+  'PAYMENT_PENDING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

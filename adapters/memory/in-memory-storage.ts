@@ -21,6 +21,10 @@ import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.ts';
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery-repository.ts';
 import { InMemoryAnalyticsRepository } from './in-memory-analytics-repository.ts';
+import { InMemoryPaymentRepository } from './in-memory-payment-repository.ts';
+import { InMemoryInvoiceRepository } from './in-memory-invoice-repository.ts';
+import { InMemoryBillingReportRepository } from './in-memory-billing-report-repository.ts';
+import { InMemoryPlatformReportRepository } from './in-memory-platform-report-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -32,6 +36,8 @@ export class InMemoryStorage implements Storage {
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
+  readonly payments; readonly invoices; readonly billingReports;
+  readonly platformReports;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -55,6 +61,10 @@ export class InMemoryStorage implements Storage {
     this.webhookEndpoints = new InMemoryWebhookEndpointRepository(this.state);
     this.webhookDeliveries = new InMemoryWebhookDeliveryRepository(this.state);
     this.analytics = new InMemoryAnalyticsRepository(this.state);
+    this.payments = new InMemoryPaymentRepository(this.state);
+    this.invoices = new InMemoryInvoiceRepository(this.state);
+    this.billingReports = new InMemoryBillingReportRepository(this.state);
+    this.platformReports = new InMemoryPlatformReportRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

@@ -26,3 +26,7 @@ export * from './system-clock.ts';
 export * from './in-memory-webhook-endpoint-repository.ts';
 export * from './in-memory-webhook-delivery-repository.ts';
 export * from './in-memory-analytics-repository.ts';
+export * from './in-memory-payment-repository.ts';
+export * from './in-memory-invoice-repository.ts';
+export * from './in-memory-billing-report-repository.ts';
+export * from './in-memory-platform-report-repository.ts';

@@ -13,6 +13,8 @@ import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../../core/domain/webhook.ts';
+import type { Payment } from '../../core/domain/payment.ts';
+import type { Invoice } from '../../core/domain/invoice.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -43,6 +45,8 @@ export class MemoryState {
   contacts = new Map<string, Contact>();
   webhookEndpoints = new Map<string, WebhookEndpoint>();
   webhookDeliveries = new Map<string, WebhookDelivery>();
+  payments = new Map<string, Payment>();
+  invoices = new Map<string, Invoice>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -23,6 +23,10 @@ import { SqlContactRepository } from './sql-contact-repository.ts';
 import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository.ts';
 import { SqlWebhookDeliveryRepository } from './sql-webhook-delivery-repository.ts';
 import { SqlAnalyticsRepository } from './sql-analytics-repository.ts';
+import { SqlPaymentRepository } from './sql-payment-repository.ts';
+import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
+import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
+import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -54,6 +58,10 @@ export class MikroOrmStorage implements Storage {
   get webhookEndpoints() { return new SqlWebhookEndpointRepository(this.#database.em()); }
   get webhookDeliveries() { return new SqlWebhookDeliveryRepository(this.#database.em()); }
   get analytics() { return new SqlAnalyticsRepository(this.#database.em()); }
+  get payments() { return new SqlPaymentRepository(this.#database.em()); }
+  get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
+  get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
+  get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -81,6 +89,10 @@ export class MikroOrmStorage implements Storage {
       webhookEndpoints: new SqlWebhookEndpointRepository(em),
       webhookDeliveries: new SqlWebhookDeliveryRepository(em),
       analytics: new SqlAnalyticsRepository(em),
+      payments: new SqlPaymentRepository(em),
+      invoices: new SqlInvoiceRepository(em),
+      billingReports: new SqlBillingReportRepository(em),
+      platformReports: new SqlPlatformReportRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

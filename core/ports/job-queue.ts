@@ -12,6 +12,10 @@ export const QUEUES = {
   webhookDispatch: 'webhook-dispatch',
   /** One attempt of one webhook delivery ({ deliveryId, organizationId }); retries are scheduled by the handler itself. */
   webhookDeliver: 'webhook-deliver',
+  /** One email to the owners per low-balance crossing, enqueued by the send path with the debit. */
+  lowBalanceAlert: 'low-balance-alert',
+  /** Monthly wallet statements (invoices), scheduled by the worker on the 1st. */
+  monthlyStatements: 'monthly-statements',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

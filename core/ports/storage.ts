@@ -18,6 +18,10 @@ import type { ContactRepository } from './contact-repository.ts';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 import type { AnalyticsRepository } from './analytics-repository.ts';
+import type { PaymentRepository } from './payment-repository.ts';
+import type { InvoiceRepository } from './invoice-repository.ts';
+import type { BillingReportRepository } from './billing-report-repository.ts';
+import type { PlatformReportRepository } from './platform-report-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -40,6 +44,10 @@ export interface Repositories {
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   analytics: AnalyticsRepository;
+  payments: PaymentRepository;
+  invoices: InvoiceRepository;
+  billingReports: BillingReportRepository;
+  platformReports: PlatformReportRepository;
   jobs: JobQueue;
 }
 

@@ -13,9 +13,13 @@ import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
+import { bindComplianceModule } from './modules/compliance-module.ts';
+import { bindAdminModule } from './modules/admin-module.ts';
+import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
+import { bindBillingModule } from './modules/billing-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import { bindAnalyticsModule } from './modules/analytics-module.ts';
@@ -39,6 +43,9 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindTemplatesModule,
   bindWebhooksModule,
   bindAnalyticsModule,
+  bindBillingModule,
+  bindComplianceModule,
+  bindAdminModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */
@@ -53,7 +60,9 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
 /** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
 export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
   const config = container.get(INFRA.config);
-  const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
+  // Writes made with an impersonation token are audited (docs/admin.md).
+  const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
+    container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
   return createApp({
     routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from '../logger.ts';
 
@@ -8,6 +9,9 @@ export interface RunningServer {
   /** Stops accepting connections and waits for in-flight requests (bounded by `timeoutMs`). */
   close(timeoutMs: number): Promise<void>;
 }
+
+/** How often idle keep-alive connections are closed while draining at shutdown. */
+const SWEEP_MS = 100;
 
 export async function listen(app: Koa, port: number, host: string, logger: Logger): Promise<RunningServer> {
   const server = http.createServer(app.callback());
@@ -24,10 +28,15 @@ export async function listen(app: Koa, port: number, host: string, logger: Logge
   return {
     server, port: actualPort,
     close: (timeoutMs) => new Promise<void>((resolve) => {
-      const timer = setTimeout(() => { server.closeAllConnections(); resolve(); }, timeoutMs);
+      const done = () => { clearTimeout(timer); clearInterval(sweep); resolve(); };
+      const timer = setTimeout(() => { server.closeAllConnections(); done(); }, timeoutMs);
       timer.unref();
-      server.close(() => { clearTimeout(timer); resolve(); });
-      server.closeIdleConnections();
+      // Stop accepting without http.Server#close, which also closes idle connections at once: a request
+      // already on the wire but not yet read looks idle, and its client would get ECONNRESET. Idle
+      // keep-alive connections are swept instead, from the check phase (setImmediate), that is after the
+      // poll phase has read whatever arrived, so a connection with a request waiting is never taken for idle.
+      net.Server.prototype.close.call(server, done);
+      const sweep = setInterval(() => setImmediate(() => server.closeIdleConnections()), SWEEP_MS);
     }),
   };
 }

@@ -15,6 +15,10 @@ import { WEBHOOKS } from '../webhook-bindings.ts';
 import { webhookDeliverHandler, webhookDispatchHandler } from './webhook-handlers.ts';
 import { DispatchOutboundEvent } from '../../core/use-cases/webhooks/dispatch-outbound-event.ts';
 import { DeliverWebhook } from '../../core/use-cases/webhooks/deliver-webhook.ts';
+import type { EmailSender } from '../../core/ports/email-sender.ts';
+import { GenerateMonthlyStatements } from '../../core/use-cases/billing/generate-monthly-statements.ts';
+import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balance-alert.ts';
+import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-handlers.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -25,12 +29,13 @@ export const SCHEDULES = [
   { queue: QUEUES.maintenance, cron: '*/10 * * * *' },
   { queue: QUEUES.providerHealth, cron: '*/5 * * * *' },
   { queue: QUEUES.deliveryStatusPoll, cron: '* * * * *' },
+  { queue: QUEUES.monthlyStatements, cron: '15 0 1 * *' },
 ] as const;
 
 /** The worker host's composition root. */
-export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: MessagingOverrides = {}): Container {
+export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: MessagingOverrides & { email?: EmailSender } = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  bindInfrastructure(container, config, logger, infra);
+  bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
   container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
   container.bind(WORKER.handlers).toResolvedValue((runtime, storage, apply) => deliveryStatusPollHandler(runtime, storage, apply, logger),
@@ -45,5 +50,10 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => webhookDispatchHandler(new DispatchOutboundEvent({ storage, ids, clock }), config.workerConcurrency),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => webhookDeliverHandler(new DeliverWebhook(deps), config.workerConcurrency), [WEBHOOKS.attemptDeps]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => monthlyStatementsHandler(new GenerateMonthlyStatements({ storage, ids, clock }), logger),
+    [INFRA.storage, INFRA.ids, INFRA.clock]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, email) => lowBalanceAlertHandler(
+    new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
+  [INFRA.storage, INFRA.email]);
   return container;
 }

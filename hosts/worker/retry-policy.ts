@@ -35,4 +35,6 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   PROVIDER_UNAVAILABLE: 'retry',
   INTERNAL_ERROR: 'retry',
   SERVICE_UNAVAILABLE: 'retry',
+  PAYMENT_FAILED: 'fail',
+  PAYMENT_PENDING: 'retry',
 };

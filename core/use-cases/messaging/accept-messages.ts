@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { crossedBelowThreshold } from '../../domain/low-balance.ts';
 import type { Message } from '../../domain/message.ts';
 import type { Organization } from '../../domain/organization.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -18,6 +19,8 @@ export interface AcceptDeps {
   clock: Clock;
   ids: IdGenerator;
   fraud: FraudLimits;
+  /** Pesewas; a debit crossing under it enqueues one owner alert (QUEUES.lowBalanceAlert). 0 or absent: off. */
+  lowBalanceThreshold?: number | undefined;
 }
 
 export interface AcceptOptions {
@@ -62,10 +65,13 @@ export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepare
     const messages = prepared.map((p, i) => toMessage(deps, ctx, p, verdicts[i] ?? null, now, live));
     const total = messages.reduce((sum, m) => sum + m.cost, 0);
     if (total > 0) {
-      await tx.wallets.update(ctx.organizationId, () => ({
+      const { entry } = await tx.wallets.update(ctx.organizationId, () => ({
         amount: -total, kind: 'DEBIT', reference: options.batchId,
         description: messages.length === 1 ? `${messages[0]!.channel} message ${messages[0]!.internalMessageId}` : `${messages.length} messages (batch ${options.batchId})`,
       }), now);
+      if (entry && crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) {
+        await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId: ctx.organizationId, balanceAfter: entry.balanceAfter });
+      }
     }
     await tx.messages.insertMany(messages);
     const deliverable = messages.filter((m) => m.status === 'QUEUED');

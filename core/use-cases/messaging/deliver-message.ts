@@ -38,16 +38,14 @@ export class DeliverMessage {
 
   async execute(messageId: string): Promise<Message | null> {
     const { storage, clock } = this.#deps;
-    const current = await storage.messages.findForDelivery(messageId);
-    if (!current || FINAL_STATUSES.includes(current.status) || current.status === 'SENT') return current;
     const now = clock.now();
-    const claimed = await storage.messages.transition(messageId, ['QUEUED', 'PENDING'], {
-      status: 'PENDING', attempts: current.attempts + 1, leaseUntil: new Date(now.getTime() + this.#deps.leaseSeconds * 1000), updatedAt: now,
-    }, now);
+    // Claim first (one statement); only a message that cannot be claimed is read to find out why.
+    const claimed = await storage.messages.claimForDelivery(messageId, now, new Date(now.getTime() + this.#deps.leaseSeconds * 1000));
     if (!claimed) {
       const latest = await storage.messages.findForDelivery(messageId);
+      if (!latest || FINAL_STATUSES.includes(latest.status) || latest.status === 'SENT') return latest;
       // Another attempt holds the lease (alive, or killed mid-job): come back after it, never complete the job and strand the message.
-      if (latest?.status === 'QUEUED' || latest?.status === 'PENDING') {
+      if (latest.status === 'QUEUED' || latest.status === 'PENDING') {
         throw new AppError('CONFLICT', 'The message is being delivered by another attempt', { messageId, leaseUntil: latest.leaseUntil?.toISOString() ?? null }, { retryable: true });
       }
       return latest;
@@ -62,18 +60,30 @@ export class DeliverMessage {
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
         to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId,
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
-      await storage.messageStatus.recordAttempt({
-        id: this.#deps.ids.next(), messageId, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
+      const attempt = {
+        id: this.#deps.ids.next(), messageId, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' as const : 'FAILED' as const,
         retryable: !result.accepted && result.retryable, errorCode: result.accepted ? null : result.errorCode, errorMessage: result.accepted ? null : result.errorMessage,
         providerMessageId: result.accepted ? result.providerMessageId : null, durationMs: clock.now().getTime() - started, createdAt: clock.now(),
-      });
+      };
       if (result.accepted) {
         const at = clock.now();
-        return this.#record(await storage.messages.transition(messageId, ['PENDING'], {
+        // Attempt, transition and status event in one round trip: the hot path of every delivery.
+        const record = (repositories: Pick<Storage, 'messageStatus'>) => repositories.messageStatus.recordAcceptedAttempt(attempt, {
           status: result.delivered ? 'DELIVERED' : 'SENT', provider: provider.name, providerMessageId: result.providerMessageId,
           errorCode: null, errorMessage: null, sentAt: at, deliveredAt: result.delivered ? at : null, leaseUntil: null, updatedAt: at,
-        }), `provider:${provider.name}`);
+        }, { id: this.#deps.ids.next(), source: `provider:${provider.name}`, createdAt: at });
+        // With a subscribed webhook endpoint, the message.status.updated event commits with the change; otherwise one round trip as before.
+        const moved = await this.#subscribed(claimed.organizationId)
+          ? await storage.transaction(async (tx) => {
+            const changed = await record(tx);
+            if (changed) await publishOutboundEvent(tx, this.#statusUpdated(changed, at));
+            return changed;
+          })
+          : await record(storage);
+        if (moved) this.#deps.onStatusChange?.(moved);
+        return moved;
       }
+      await storage.messageStatus.recordAttempt(attempt);
       failures.push(result);
       if (!result.retryable) break;
     }
@@ -104,21 +114,30 @@ export class DeliverMessage {
   /** Records the status change in the message's history (the source of message.status.updated events). */
   async #record(message: Message | null, source: string): Promise<Message | null> {
     if (!message) return message;
-    const { storage, ids, clock, webhooks } = this.#deps;
+    const { storage, ids, clock } = this.#deps;
     const statusEvent = {
       id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
       detail: message.errorCode, createdAt: clock.now(),
     };
     // Only organizations with a subscribed endpoint pay for the outbox row (cached lookup: no statement otherwise).
-    if (webhooks && await webhooks.hasSubscribers(message.organizationId, 'message.status.updated')) {
+    if (await this.#subscribed(message.organizationId)) {
       await storage.transaction(async (tx) => {
         await tx.messageStatus.recordEvent(statusEvent);
-        await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(message), occurredAt: statusEvent.createdAt });
+        await publishOutboundEvent(tx, this.#statusUpdated(message, statusEvent.createdAt));
       });
     } else {
       await storage.messageStatus.recordEvent(statusEvent);
     }
     this.#deps.onStatusChange?.(message);
     return message;
+  }
+
+  /** Whether the organization has an endpoint for message.status.updated (cached: no statement for most deliveries). */
+  async #subscribed(organizationId: string): Promise<boolean> {
+    return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
+  }
+
+  #statusUpdated(message: Message, occurredAt: Date) {
+    return { id: this.#deps.ids.next(), organizationId: message.organizationId, kind: 'message.status.updated' as const, data: messageStatusEventData(message), occurredAt };
   }
 }
