@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { INFRA } from '../../hosts/tokens.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { registerTenant, registerUser, type TestTenant } from '../support/tenants.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -160,6 +161,19 @@ describe('HTTP: /webhook-endpoints refuses private addresses (SSRF)', function (
     'http://[::ffff:127.0.0.1]/hook', 'http://2130706433/hook', 'http://0177.0.0.1/hook', 'http://localhost:8080/hook',
     'http://100.64.0.1/', 'http://192.168.1.1/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'file:///etc/passwd',
   ];
+  it('checks the url again on PATCH', async () => {
+    const storage = app.container.get(INFRA.storage);
+    const now = new Date();
+    await storage.webhookEndpoints.insert({
+      id: `wh-${owner.organizationId}`, organizationId: owner.organizationId, url: 'https://hooks.example.com/x', events: [], isActive: true, secretCiphertext: 'x',
+      previousSecretCiphertext: null, previousSecretExpiresAt: null, disabledReason: null, failingSince: null, createdAt: now, updatedAt: now,
+    });
+    const res = await app.api.patch(`/webhook-endpoints/wh-${owner.organizationId}`, { url: 'http://169.254.169.254/latest/meta-data/' }, owner.auth);
+    expect(res.status, res.text).to.equal(400);
+    expect(res.body.error.details.fieldErrors.url[0]).to.match(/169\.254\.169\.254/);
+    expect((await storage.webhookEndpoints.find(owner.organizationId, `wh-${owner.organizationId}`))!.url).to.equal('https://hooks.example.com/x');
+  });
+
   for (const url of refused) {
     it(`refuses ${url} with 400 VALIDATION_ERROR on url`, async () => {
       const res = await app.api.post('/webhook-endpoints', { url }, owner.auth);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../../core/domain/webhook.ts';
+import { UpdateWebhookEndpoint } from '../../../core/use-cases/webhooks/update-webhook-endpoint.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { docSnippetVerifier } from '../../support/webhook-doc-snippet.ts';
 import { buildWebhooks } from './webhook-fixtures.ts';
@@ -104,6 +105,19 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
     expect(await w.core.storage.webhookEndpoints.find(w.organizationId, endpoint.id)).to.include({ isActive: false, disabledReason: 'FAILING' });
     expect(w.core.email.sent.map((e) => e.to)).to.deep.equal(['owner@kente.example']);
     expect(w.core.email.sent[0]!.text).to.include(receiver.url);
+  });
+
+  it('re-activating a disabled endpoint clears the reason and the failing streak', async () => {
+    const w = await buildWebhooks();
+    receiver.respond = () => ({ status: 410 });
+    const endpoint = await w.create({ url: receiver.url });
+    await w.publish();
+    await w.runDispatch();
+    await w.deliver.execute(w.organizationId, String(w.takeDeliverJobs()[0]!.data['deliveryId']));
+    const update = new UpdateWebhookEndpoint({ storage: w.core.storage, clock: w.core.clock, sender: w.deps.sender, subscriptions: w.subscriptions });
+    const view = await update.execute({ organizationId: w.organizationId }, endpoint.id, { isActive: true });
+    expect(view).to.include({ isActive: true, disabledReason: null, failingSince: null });
+    expect(await w.subscriptions.hasSubscribers(w.organizationId, 'contact.opted_out')).to.equal(true);
   });
 
   it('fails pending deliveries of an endpoint deactivated meanwhile without sending them', async () => {
