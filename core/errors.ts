@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   'PAYMENT_FAILED',
   'PAYMENT_PENDING',
+  'EVENT_INACTIVE',
+  'RECIPIENT_UNREACHABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

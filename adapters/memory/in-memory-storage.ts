@@ -25,6 +25,8 @@ import { InMemoryPaymentRepository } from './in-memory-payment-repository.ts';
 import { InMemoryInvoiceRepository } from './in-memory-invoice-repository.ts';
 import { InMemoryBillingReportRepository } from './in-memory-billing-report-repository.ts';
 import { InMemoryPlatformReportRepository } from './in-memory-platform-report-repository.ts';
+import { InMemoryNotificationEventRepository } from './in-memory-notification-event-repository.ts';
+import { InMemoryEventTriggerRepository } from './in-memory-event-trigger-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -38,6 +40,7 @@ export class InMemoryStorage implements Storage {
   readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
   readonly payments; readonly invoices; readonly billingReports;
   readonly platformReports;
+  readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -65,6 +68,8 @@ export class InMemoryStorage implements Storage {
     this.invoices = new InMemoryInvoiceRepository(this.state);
     this.billingReports = new InMemoryBillingReportRepository(this.state);
     this.platformReports = new InMemoryPlatformReportRepository(this.state);
+    this.notificationEvents = new InMemoryNotificationEventRepository(this.state);
+    this.eventTriggers = new InMemoryEventTriggerRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

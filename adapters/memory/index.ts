@@ -30,3 +30,5 @@ export * from './in-memory-payment-repository.ts';
 export * from './in-memory-invoice-repository.ts';
 export * from './in-memory-billing-report-repository.ts';
 export * from './in-memory-platform-report-repository.ts';
+export * from './in-memory-notification-event-repository.ts';
+export * from './in-memory-event-trigger-repository.ts';

@@ -15,6 +15,7 @@ import type { Contact } from '../../core/domain/contact.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../../core/domain/webhook.ts';
 import type { Payment } from '../../core/domain/payment.ts';
 import type { Invoice } from '../../core/domain/invoice.ts';
+import type { EventTrigger, NotificationEvent, TriggerStep } from '../../core/domain/notification-event.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -47,6 +48,9 @@ export class MemoryState {
   webhookDeliveries = new Map<string, WebhookDelivery>();
   payments = new Map<string, Payment>();
   invoices = new Map<string, Invoice>();
+  notificationEvents = new Map<string, NotificationEvent>();
+  eventTriggers = new Map<string, EventTrigger>();
+  triggerSteps: TriggerStep[] = [];
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -27,6 +27,8 @@ import { SqlPaymentRepository } from './sql-payment-repository.ts';
 import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
 import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
 import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
+import { SqlNotificationEventRepository } from './sql-notification-event-repository.ts';
+import { SqlEventTriggerRepository } from './sql-event-trigger-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -62,6 +64,8 @@ export class MikroOrmStorage implements Storage {
   get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
   get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
   get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
+  get notificationEvents() { return new SqlNotificationEventRepository(this.#database.em()); }
+  get eventTriggers() { return new SqlEventTriggerRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -93,6 +97,8 @@ export class MikroOrmStorage implements Storage {
       invoices: new SqlInvoiceRepository(em),
       billingReports: new SqlBillingReportRepository(em),
       platformReports: new SqlPlatformReportRepository(em),
+      notificationEvents: new SqlNotificationEventRepository(em),
+      eventTriggers: new SqlEventTriggerRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

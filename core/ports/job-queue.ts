@@ -16,6 +16,8 @@ export const QUEUES = {
   lowBalanceAlert: 'low-balance-alert',
   /** Monthly wallet statements (invoices), scheduled by the worker on the 1st. */
   monthlyStatements: 'monthly-statements',
+  /** Next step of an event trigger after its message failed (fallback channel or retry), core/use-cases/events/trigger-steps.ts. */
+  triggerFallback: 'trigger-fallback',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -22,6 +22,8 @@ import type { PaymentRepository } from './payment-repository.ts';
 import type { InvoiceRepository } from './invoice-repository.ts';
 import type { BillingReportRepository } from './billing-report-repository.ts';
 import type { PlatformReportRepository } from './platform-report-repository.ts';
+import type { NotificationEventRepository } from './notification-event-repository.ts';
+import type { EventTriggerRepository } from './event-trigger-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -48,6 +50,8 @@ export interface Repositories {
   invoices: InvoiceRepository;
   billingReports: BillingReportRepository;
   platformReports: PlatformReportRepository;
+  notificationEvents: NotificationEventRepository;
+  eventTriggers: EventTriggerRepository;
   jobs: JobQueue;
 }
 

@@ -16,6 +16,7 @@ import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
 import { bindAdminModule } from './modules/admin-module.ts';
 import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
+import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
@@ -46,6 +47,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindBillingModule,
   bindComplianceModule,
   bindAdminModule,
+  bindEventsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

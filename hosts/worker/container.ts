@@ -19,6 +19,8 @@ import type { EmailSender } from '../../core/ports/email-sender.ts';
 import { GenerateMonthlyStatements } from '../../core/use-cases/billing/generate-monthly-statements.ts';
 import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balance-alert.ts';
 import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-handlers.ts';
+import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
+import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -55,5 +57,10 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue((storage, email) => lowBalanceAlertHandler(
     new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
   [INFRA.storage, INFRA.email]);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver) => triggerFallbackHandler(
+      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+      config.workerConcurrency),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
   return container;
 }

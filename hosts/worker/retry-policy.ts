@@ -37,4 +37,6 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   SERVICE_UNAVAILABLE: 'retry',
   PAYMENT_FAILED: 'fail',
   PAYMENT_PENDING: 'retry',
+  EVENT_INACTIVE: 'fail',
+  RECIPIENT_UNREACHABLE: 'fail',
 };

@@ -44,7 +44,16 @@ export interface Accepted {
  * which also makes the velocity counts exact for concurrent requests of one organization.
  */
 export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepared: readonly PreparedMessage[], options: AcceptOptions): Promise<Accepted> {
-  return deps.storage.transaction(async (tx) => {
+  return deps.storage.transaction((tx) => acceptMessagesIn(tx, deps, ctx, prepared, options));
+}
+
+/**
+ * `acceptMessages` inside a transaction the caller already holds, for use cases that record more
+ * rows with the messages (event triggers record the trigger and its step in the same transaction).
+ */
+export async function acceptMessagesIn(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, prepared: readonly PreparedMessage[],
+  options: AcceptOptions): Promise<Accepted> {
+  {
     const now = deps.clock.now();
     if (options.idempotency) {
       const { key, requestHash } = options.idempotency;
@@ -80,7 +89,7 @@ export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepare
     })));
     if (options.idempotency) await tx.idempotency.complete(ctx.organizationId, options.idempotency.key, messages.map((m) => m.id));
     return { messages, replayed: false };
-  });
+  }
 }
 
 interface Verdict { code: string; message: string }
@@ -121,7 +130,7 @@ function screenOne(p: PreparedMessage, suppressed: boolean, perRecipient: Map<st
   return null;
 }
 
-function toMessage(deps: AcceptDeps, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date, live: boolean): Message {
+function toMessage(deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date, live: boolean): Message {
   const id = deps.ids.next();
   return {
     id, organizationId: ctx.organizationId, internalMessageId: `msg_${id.replace(/-/g, '')}`, channel: p.channel,

@@ -7,6 +7,7 @@ import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
 import { messageStatusEventData } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 /** How far along a status is: a report may only move a message forward. */
 const RANK: Record<DeliveryStatus, number> = { QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3 };
@@ -49,6 +50,7 @@ export class ApplyDeliveryReport {
           amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} undelivered (${report.vendorStatus})`,
         }), now);
       }
+      if (report.status === 'FAILED') await scheduleTriggerFallback(tx, message.id);
       await tx.messageStatus.recordEvent({
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,

@@ -7,6 +7,7 @@ import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
 import { messageStatusEventData } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -107,6 +108,7 @@ export class DeliverMessage {
           amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} failed (${errorCode})`,
         }), now);
       }
+      if (failed) await scheduleTriggerFallback(tx, message.id);
       return failed;
     });
   }
