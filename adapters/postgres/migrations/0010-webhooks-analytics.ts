@@ -8,7 +8,13 @@ import type { Migration } from './migration.ts';
  * `messages` inside the same transaction: inserts and deletes per statement (transition tables),
  * updates per row and only when a counted column changes. QUEUED and PENDING (not sent yet) count as
  * one status, QUEUED, so a delivery's claim (QUEUED -> PENDING) does not fire the trigger: one
- * firing per delivery (PENDING -> SENT/FAILED), plus one per delivery report. `ledger_daily_stats` does the same for the
+ * firing per delivery (PENDING -> SENT/FAILED), plus one per delivery report.
+ *
+ * Lock order (no deadlocks): every upsert locks its counter rows in key order (ORDER BY), and a
+ * transaction that changes counted message columns AND locks the wallet must lock the wallet first,
+ * as the send path (accept-messages.ts) and the refunding failures (deliver-message.ts,
+ * apply-delivery-report.ts) do. Otherwise a refund holding a counter row could wait for the wallet
+ * while a send holding the wallet waits for that counter row. `ledger_daily_stats` does the same for the
  * ledger (entries are never updated: inserts and deletes only).
  */
 export const webhooksAnalytics: Migration = {
@@ -69,7 +75,7 @@ export const webhooksAnalytics: Migration = {
         insert into message_daily_stats as s (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
           select organization_id, (created_at at time zone 'UTC')::date, channel, case when status = 'PENDING' then 'QUEUED' else status end,
             coalesce(provider, ''), hashtext(id) & 7, count(*), sum(segments), sum(cost)
-          from new_rows group by 1, 2, 3, 4, 5, 6
+          from new_rows group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6
           on conflict (organization_id, day, channel, status, provider, bucket) do update
           set messages = s.messages + excluded.messages, segments = s.segments + excluded.segments, cost = s.cost + excluded.cost;
       elsif tg_op = 'DELETE' then
@@ -82,10 +88,13 @@ export const webhooksAnalytics: Migration = {
             and s.provider = d.provider and s.bucket = d.bucket;
       else
         insert into message_daily_stats as s (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
-          values (old.organization_id, (old.created_at at time zone 'UTC')::date, old.channel, case when old.status = 'PENDING' then 'QUEUED' else old.status end,
-                  coalesce(old.provider, ''), hashtext(old.id) & 7, -1, -old.segments, -old.cost),
+          select k.organization_id, k.day, k.channel, k.status, k.provider, k.bucket, sum(k.messages), sum(k.segments), sum(k.cost)
+          from (values (old.organization_id, (old.created_at at time zone 'UTC')::date, old.channel, case when old.status = 'PENDING' then 'QUEUED' else old.status end,
+                  coalesce(old.provider, ''), hashtext(old.id) & 7, -1, -old.segments::bigint, -old.cost),
                  (new.organization_id, (new.created_at at time zone 'UTC')::date, new.channel, case when new.status = 'PENDING' then 'QUEUED' else new.status end,
-                  coalesce(new.provider, ''), hashtext(new.id) & 7, 1, new.segments, new.cost)
+                  coalesce(new.provider, ''), hashtext(new.id) & 7, 1, new.segments::bigint, new.cost))
+            as k (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
+          group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6
           on conflict (organization_id, day, channel, status, provider, bucket) do update
           set messages = s.messages + excluded.messages, segments = s.segments + excluded.segments, cost = s.cost + excluded.cost;
       end if;

@@ -41,6 +41,8 @@ export class ApplyDeliveryReport {
       const now = clock.now();
       const at = report.occurredAt ?? now;
       const from: DeliveryStatus[] = (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[report.status]);
+      // Wallet row first when a refund may follow, as the send path does: the transition also locks analytics counter rows (migration 0010).
+      if (report.status === 'FAILED' && message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
       const updated = await tx.messages.transition(message.id, from, report.status === 'FAILED'
         ? { status: 'FAILED', errorCode: report.errorCode ?? 'UNDELIVERED', errorMessage: `Provider reported ${report.vendorStatus}`, failedAt: at, cost: 0, updatedAt: now }
         : report.status === 'DELIVERED' ? { status: 'DELIVERED', deliveredAt: at, updatedAt: now } : { status: 'SENT', sentAt: at, updatedAt: now });

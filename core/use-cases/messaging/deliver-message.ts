@@ -100,6 +100,8 @@ export class DeliverMessage {
     const { storage, clock } = this.#deps;
     return storage.transaction(async (tx) => {
       const now = clock.now();
+      // Wallet row first, as the send path does: the transition below also locks analytics counter rows (migration 0010).
+      if (message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
       const failed = await tx.messages.transition(message.id, ['PENDING'], {
         status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now, provider,
       });
