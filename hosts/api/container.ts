@@ -25,6 +25,8 @@ import { bindContactsModule } from './modules/contacts-module.ts';
 import { bindSegmentsModule } from './modules/segments-module.ts';
 import { bindCampaignsModule } from './modules/campaigns-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
+import { bindWebhooksModule } from './modules/webhooks-module.ts';
+import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -43,6 +45,8 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindWebhooksModule,
+  bindAnalyticsModule,
   bindBillingModule,
   bindComplianceModule,
   bindAdminModule,
