@@ -137,6 +137,27 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(7);
   });
 
+  it('sends a static segment to its frozen members only, never to opted-out contacts, and fails when the wallet runs dry mid fan-out', async () => {
+    const early = await contacts(6);
+    const segment = await new CreateSegment(deps()).execute(scope(), { name: 'Frozen', rules: { field: 'tags', op: 'contains', value: 'promo' }, isDynamic: false });
+    expect(segment.contactCount).to.equal(6);
+    await contacts(3); // join after the freeze: not members
+    await p.core.storage.contacts.update({ ...early[0]!, optedOutAt: p.core.clock.now() });
+    const created = await campaign('Members only', { segmentId: segment.id });
+    expect((await new EstimateCampaign(deps()).execute(scope(), created.id)).recipients).to.equal(5);
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    const job = { campaignId: created.id, organizationId: p.organizationId };
+    // Leave money for exactly one batch of 2 messages (3 pesewas each), then the second batch cannot be paid.
+    const balance = await p.balance();
+    await p.core.storage.wallets.update(p.organizationId, () => ({ amount: -(balance - 6), kind: 'DEBIT', reference: 'drain', description: 'drain' }), p.core.clock.now());
+    const ended = await run(p.core.storage, 2).execute(job);
+    expect(ended).to.include({ status: 'FAILED' });
+    expect(ended!.failureReason).to.match(/ran out of balance/);
+    const messages = (await p.core.storage.messages.list(p.organizationId, {}, 0, 100)).items;
+    expect(messages.map((m) => m.recipient).sort()).to.deep.equal([early[1]!.phone, early[2]!.phone].sort());
+    expect(await p.balance()).to.equal(0);
+  });
+
   it('schedules a campaign with a future scheduledAt and starts it when due; cancelling stops the fan-out', async () => {
     await contacts(4);
     const at = new Date(p.core.clock.now().getTime() + 3_600_000).toISOString();
