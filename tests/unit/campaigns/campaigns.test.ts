@@ -158,6 +158,18 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect(await p.balance()).to.equal(0);
   });
 
+  it('stops a SENDING campaign\'s fan-out at the next batch once cancelled', async () => {
+    await contacts(6);
+    const created = await campaign('Flash sale');
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    const job = { campaignId: created.id, organizationId: p.organizationId };
+    const oneBatch = new RunCampaign({ ...deps(), fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, batchSize: 2, maxBatchesPerRun: 1 });
+    await oneBatch.execute(job);
+    expect((await new CancelCampaign(deps()).execute(scope(), created.id)).status).to.equal('CANCELLED');
+    expect(await run().execute(job)).to.include({ status: 'CANCELLED', fanOutDone: false });
+    expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(2);
+  });
+
   it('schedules a campaign with a future scheduledAt and starts it when due; cancelling stops the fan-out', async () => {
     await contacts(4);
     const at = new Date(p.core.clock.now().getTime() + 3_600_000).toISOString();
