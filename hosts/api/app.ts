@@ -7,6 +7,7 @@ import { authenticate, type Authenticators } from './middleware/authenticate.ts'
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { readRawBody } from './middleware/raw-body.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { serveWebApp } from './middleware/web-app.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
 
@@ -18,6 +19,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   proxy?: boolean;
+  /** The built dashboard to serve at `/` (hosts/web/dist); null serves none. */
+  webRoot?: string | null;
 }
 
 /** Methods whose JSON body is parsed (and must be application/json). */
@@ -57,6 +60,7 @@ export function createApp(options: AppOptions): Koa {
     router.register(route.path, [route.method], parsesJson ? [markRoute, rejectNonJson(route), jsonBody, handle] : [handle], { name: `${route.method} ${route.path}` });
   }
   app.use(router.routes());
+  if (options.webRoot) app.use(serveWebApp(options.webRoot));
   app.use(notFoundOrWrongMethod(router));
   return app;
 }

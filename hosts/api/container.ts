@@ -17,6 +17,7 @@ import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
+import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -46,8 +47,8 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
   return container;
 }
 
-/** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
-export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
+/** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs and the dashboard. */
+export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = [], options: { webRoot?: string | null } = {}): Koa {
   const config = container.get(INFRA.config);
   const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
   return createApp({
@@ -56,5 +57,6 @@ export function buildApp(container: Container, extraRoutes: readonly RouteDefini
     logger: container.get(INFRA.logger),
     metrics: container.get(API.metrics),
     bodyLimitBytes: config.bodyLimitBytes,
+    webRoot: options.webRoot === undefined ? DEFAULT_WEB_ROOT : options.webRoot,
   });
 }

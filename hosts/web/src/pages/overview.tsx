@@ -1,0 +1,102 @@
+import type { ReactNode } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { api, asList } from '../api.ts';
+import { Link } from '../router.tsx';
+import { useSession } from '../session.tsx';
+import { CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
+
+type Row = Record<string, unknown>;
+const COLORS: Record<string, string> = { SMS: '#2563eb', WHATSAPP: '#16a34a', EMAIL: '#9333ea', PUSH: '#ea580c', VOICE: '#0891b2', total: '#111827' };
+
+/** Day-by-channel series from whichever shape the analytics API uses (wide rows, long rows, or per-channel arrays). */
+export function toSeries(overview: Row): Array<Record<string, number | string>> {
+  const raw = overview['volume'] ?? overview['daily'] ?? overview['series'] ?? overview['days'] ?? overview['timeline'];
+  const byDay = new Map<string, Record<string, number | string>>();
+  const add = (day: string, channel: string, n: number): void => {
+    const key = day.slice(0, 10);
+    const row = byDay.get(key) ?? { date: key };
+    row[channel] = Number(row[channel] ?? 0) + n;
+    byDay.set(key, row);
+  };
+  if (Array.isArray(raw)) {
+    for (const r of raw as Row[]) {
+      const day = str(r['date'] ?? r['day'] ?? r['bucket'], '');
+      if (!day) continue;
+      if (typeof r['channel'] === 'string') add(day, r['channel'], Number(r['count'] ?? r['messages'] ?? r['total'] ?? 0));
+      else {
+        const nested = (r['channels'] ?? r['byChannel'] ?? r) as Row;
+        for (const c of CHANNELS) if (typeof nested[c] === 'number') add(day, c, nested[c] as number);
+      }
+    }
+  } else if (raw && typeof raw === 'object') {
+    for (const [channel, points] of Object.entries(raw as Row)) for (const p of asList<Row>(points)) add(str(p['date'] ?? p['day'], ''), channel, Number(p['count'] ?? p['messages'] ?? 0));
+  }
+  return [...byDay.values()].sort((a, b) => String(a['date']).localeCompare(String(b['date'])));
+}
+
+function pct(value: unknown): string {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return '—';
+  return `${(n <= 1 ? n * 100 : n).toFixed(1)}%`;
+}
+
+export function OverviewPage(): ReactNode {
+  const session = useSession();
+  const routes = useRoutes();
+  const hasAnalytics = routes?.has('GET /analytics/overview') ?? false;
+  const overview = useAsync(async () => (hasAnalytics ? api.get<Row>('/analytics/overview') : null), [hasAnalytics]);
+  const recs = useAsync(async () => (routes?.has('GET /analytics/recommendations') ? asList<Row | string>(await api.get('/analytics/recommendations')) : []), [routes]);
+  const o = overview.data;
+  const series = o ? toSeries(o) : [];
+  const channels = CHANNELS.filter((c) => series.some((d) => Number(d[c] ?? 0) > 0));
+  const trends = (o?.['trends'] ?? o?.['monthOverMonth'] ?? null) as Row | null;
+  const spend = o?.['spend'] ?? o?.['totalSpend'] ?? o?.['cost'];
+  const org = session.organization;
+  return (
+    <Page title="Overview">
+      {org && org['onboardingComplete'] !== true && <Notice kind="info">Finish <Link to="/app/onboarding">setting up your organization</Link> (details and the compliance acknowledgement) before you go live.</Notice>}
+      <div className="cards">
+        <section className="card stat"><h2>Wallet</h2><p className="big-number" data-testid="overview-balance">{ghs(org?.wallet?.balance)}</p><Link to="/app/billing">Top up</Link></section>
+        <section className="card stat"><h2>Messages, 30 days</h2><p className="big-number">{o ? str(o['totalMessages'] ?? o['messages'] ?? o['total'] ?? series.reduce((n, d) => n + CHANNELS.reduce((m, c) => m + Number(d[c] ?? 0), 0), 0)) : '—'}</p></section>
+        <section className="card stat"><h2>Delivery rate</h2><p className="big-number">{o ? pct(o['deliveryRate']) : '—'}</p></section>
+        <section className="card stat"><h2>Spend, 30 days</h2><p className="big-number">{o ? ghs(spend && typeof spend === 'object' ? (spend as Row)['total'] ?? (spend as Row)['amount'] : spend) : '—'}</p></section>
+      </div>
+      {routes && !hasAnalytics && <Notice kind="warning">Analytics are not available on this server yet; the charts appear once they are.</Notice>}
+      {hasAnalytics && (
+        <section className="card" aria-labelledby="vol-h">
+          <h2 id="vol-h">Volume per channel, last 30 days</h2>
+          <ErrorBanner error={overview.error} />
+          {overview.loading && !o && <Loading />}
+          {o && series.length === 0 && <Empty title="No messages in the last 30 days"><p><Link to="/app/send">Send your first message</Link> or create an <Link to="/app/api-keys">API key</Link> for your servers.</p></Empty>}
+          {series.length > 0 && (
+            <div className="chart" role="img" aria-label={`Messages per day per channel over the last 30 days: ${channels.join(', ')}`}>
+              <ResponsiveContainer width="100%" height={280}>
+                <LineChart data={series}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} /><YAxis allowDecimals={false} /><Tooltip /><Legend />
+                  {channels.map((c) => <Line key={c} type="monotone" dataKey={c} stroke={COLORS[c]} dot={false} strokeWidth={2} />)}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          )}
+          {trends && (
+            <dl className="facts trends">{Object.entries(trends).map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{typeof v === 'number' ? `${v > 0 ? '▲' : v < 0 ? '▼' : ''} ${Math.abs(v) <= 1 && k.toLowerCase().includes('rate') ? pct(v) : v.toFixed?.(1) ?? v}` : str(v)}</dd></div>)}</dl>
+          )}
+        </section>
+      )}
+      {(recs.data?.length ?? 0) > 0 && (
+        <section className="card" aria-labelledby="rec-h">
+          <h2 id="rec-h">Recommendations</h2>
+          <ul className="recommendations">{recs.data!.slice(0, 4).map((r, i) => <li key={i}>{typeof r === 'string' ? r : <><strong>{str(r['title'] ?? r['type'], '')}</strong> {str(r['message'] ?? r['description'] ?? r['text'], '')}</>}</li>)}</ul>
+        </section>
+      )}
+      <section className="card" aria-labelledby="start-h">
+        <h2 id="start-h">Getting started</h2>
+        <ol className="checklist">
+          <li><Link to="/app/api-keys">Create an API key</Link> for your servers</li>
+          <li><Link to="/app/templates">Write a template</Link> with variables</li>
+          <li><Link to="/app/events">Define an event</Link> your code triggers by name</li>
+          <li><Link to="/app/send">Send a test message</Link> and follow it in the <Link to="/app/logs">delivery logs</Link></li>
+        </ol>
+      </section>
+    </Page>
+  );
+}
