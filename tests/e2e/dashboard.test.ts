@@ -1,0 +1,274 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { INFRA } from '../../hosts/tokens.ts';
+import { chromiumAvailable, launchBrowser, newPage, screenshot, type Watched } from './support/browser.ts';
+import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
+
+/**
+ * The dashboard end to end in headless Chromium against `npm start` on the embedded default. The
+ * steps build on each other (one tenant signs up, then works through the pages). A step whose API
+ * is not on this server (its route missing from /openapi.json) is skipped, and runs once it is.
+ */
+describe('E2E: the dashboard in a real browser', function () {
+  this.timeout(60_000);
+  let server: E2eServer;
+  let browser: Browser;
+  let tenant: Watched;
+  let page: Page;
+  const email = `owner-${Date.now()}@example.com`;
+  const password = 'kente-cloth-42-sunrise';
+
+  const needs = (ctx: Mocha.Context, ...routes: string[]): void => {
+    const missing = routes.filter((r) => !server.routes.has(r));
+    if (missing.length > 0) ctx.skip();
+  };
+  const organizationId = async (): Promise<string> => JSON.parse(await page.evaluate(() => localStorage.getItem('nkra.session') ?? '{}')).organizationId;
+  const go = async (path: string, heading: string | RegExp): Promise<void> => {
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+
+  before(async function () {
+    if (!chromiumAvailable()) this.skip(); // .ci/run installs it; a developer machine without it skips with a reason in the output
+    ensureDashboardBuilt();
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    tenant = await newPage(browser, server.url);
+    page = tenant.page;
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs up (showing the API\'s field errors next to the fields), onboards and lands on the overview', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, '01-sign-in');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('First name').fill('Ama');
+    await page.getByLabel('Last name').fill('Mensah');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByLabel('Organization name').fill('Kumasi Pharmacy');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const passwordError = page.locator('[data-field-error="password"]');
+    await passwordError.waitFor();
+    expect(await passwordError.textContent()).to.match(/8/);
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).to.equal('true');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Set up your organization' }).waitFor();
+    await page.getByLabel('Business email').fill('hello@kumasi-pharmacy.example');
+    await page.getByLabel('Business phone').fill('0241234567');
+    await page.getByRole('checkbox', { name: 'SMS' }).check();
+    await page.getByRole('checkbox', { name: /We send only to people who agreed/ }).check();
+    await screenshot(page, '02-onboarding');
+    await page.getByRole('button', { name: 'Finish onboarding' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('overview-balance').textContent()).to.equal('GHS 0.00');
+    await screenshot(page, '03-overview');
+  });
+
+  it('creates an API key: the full key is shown once with a copy button, the list shows only its prefix, and the key works', async () => {
+    await go('/app/api-keys', 'API keys');
+    await page.getByLabel('Name').fill('checkout service');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('secret').textContent())!;
+    expect(key).to.match(/^nk_test_/);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await screenshot(page, '04-api-key-created');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const row = page.getByRole('row', { name: /checkout service/ });
+    await row.waitFor();
+    expect(await row.textContent()).to.include(key.slice(0, 12)).and.not.include(key);
+    const preview = await fetch(`${server.url}/messages/preview`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ channel: 'SMS', to: '0241234567', body: 'hi' }),
+    });
+    expect(preview.status).to.equal(200);
+  });
+
+  it('creates a template: variables detected, live preview with sample values, approval state in the list', async () => {
+    await go('/app/templates', 'Templates');
+    await page.getByLabel('Name', { exact: true }).fill('Prescription ready');
+    await page.getByLabel('Body').fill('Hello {{name}}, your prescription {{ref}} is ready for pickup.');
+    expect(await page.getByTestId('detected-variables').textContent()).to.include('name').and.include('ref');
+    await page.getByRole('textbox', { name: 'name', exact: true }).fill('Kofi');
+    expect(await page.getByTestId('template-preview').textContent()).to.equal('Hello Kofi, your prescription {{ref}} is ready for pickup.');
+    await screenshot(page, '05-template-editor');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('row', { name: /Prescription ready/ }).getByText('APPROVED').waitFor();
+  });
+
+  it('creates a notification event with a channel priority and fallback, and triggers a test', async function () {
+    needs(this, 'GET /events', 'POST /events', 'POST /events/trigger');
+    await go('/app/events', 'Notification events');
+    await page.getByLabel('Name', { exact: true }).fill('Prescription ready');
+    expect(await page.getByLabel('Slug').inputValue()).to.equal('prescription.ready');
+    await page.getByLabel('Template').selectOption({ label: 'Prescription ready (SMS)' });
+    await page.getByRole('button', { name: 'Add WHATSAPP to Fallback channels' }).click();
+    await screenshot(page, '06-event-editor');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await page.getByRole('heading', { level: 3, name: /Prescription ready/ }).waitFor();
+  });
+
+  it('sends a message with its cost preview, and finds it in the delivery logs with its history', async () => {
+    const orgId = await organizationId();
+    // Credit the wallet directly, as the HTTP tests do (the top-up through the gateway has its own step below).
+    await server.container.get(INFRA.storage).wallets.update(orgId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-seed', description: 'e2e credit' }), new Date());
+    await go('/app/send', 'Send a message');
+    await page.getByLabel('Recipient').fill('0241234567');
+    await page.getByLabel('Message', { exact: true }).fill('Your order is on its way');
+    await page.getByTestId('preview-price').waitFor();
+    expect(await page.getByTestId('preview').textContent()).to.include('GSM-7').and.include('+233241234567');
+    await screenshot(page, '07-send');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('link', { name: 'See its delivery log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Message detail' }).waitFor();
+    await page.getByRole('heading', { name: 'Status history' }).waitFor();
+    expect(await page.locator('main').textContent()).to.include('+233241234567').and.include('Your order is on its way');
+    await screenshot(page, '08-message-detail');
+    await go('/app/logs', 'Delivery logs');
+    await page.getByRole('row', { name: /\+233241234567/ }).first().waitFor();
+    await page.getByLabel('Channel').selectOption('EMAIL');
+    await page.getByText('No logs match these filters').waitFor();
+    await page.getByLabel('Channel').selectOption('SMS');
+    await page.getByRole('row', { name: /\+233241234567/ }).first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).to.match(/\.csv$/);
+    await screenshot(page, '09-delivery-logs');
+  });
+
+  it('imports contacts from a CSV with a progress bar and the per-row error report, then lists them', async function () {
+    needs(this, 'GET /contacts', 'POST /contacts', 'POST /contacts/import');
+    await go('/app/contacts', 'Contacts');
+    const csv = 'firstName,lastName,phone,email,tags\nAbena,Owusu,0241111111,abena@example.com,vip\nYaw,Boateng,0242222222,,\nBad,Row,not-a-phone,not-an-email,\n';
+    await page.locator('input[type=file]').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByTestId('import-status').getByText(/COMPLETED|FAILED/).waitFor({ timeout: 20_000 });
+    await screenshot(page, '10-contacts-import');
+    await page.getByRole('cell', { name: 'Abena Owusu' }).waitFor();
+    await page.getByLabel('Search').fill('Yaw');
+    await page.getByRole('cell', { name: 'Yaw Boateng' }).waitFor();
+  });
+
+  it('tops up through the sandbox gateway checkout and sees the new balance', async function () {
+    needs(this, 'POST /billing/top-up', 'GET /billing/top-up-options', 'POST /billing/verify-payment', 'GET /billing/sandbox-checkout/{reference}');
+    await go('/app/billing', 'Billing');
+    const before = (await page.getByTestId('wallet-balance').textContent())!;
+    await page.getByRole('button', { name: 'GHS 50.00' }).click();
+    await screenshot(page, '11-billing');
+    await page.getByRole('button', { name: /^Pay with/ }).click();
+    await page.getByRole('button', { name: /Pay GHS 50\.00/ }).click();
+    await page.getByRole('link', { name: /Return to the merchant/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    const after = (await page.getByTestId('return-balance').textContent())!;
+    expect(Number(after.replace(/[^\d.]/g, '')) - Number(before.replace(/[^\d.]/g, ''))).to.be.closeTo(50, 0.001);
+    await screenshot(page, '12-payment-return');
+  });
+
+  it('lets a platform administrator approve a template that waited for approval', async function () {
+    needs(this, 'GET /admin/approvals', 'POST /admin/approvals/{id}/approve');
+    await go('/app/templates', 'Templates');
+    await page.getByLabel('Name', { exact: true }).fill('Weekend promo');
+    await page.getByLabel('Category').selectOption('MARKETING');
+    await page.getByLabel('Body').fill('Big weekend sale on vitamins! Reply STOP to opt out.');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('row', { name: /Weekend promo/ }).getByText('PENDING_APPROVAL').waitFor();
+
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Approvals' }).click();
+      const card = admin.page.getByTestId('approval').filter({ hasText: 'Weekend promo' });
+      await card.waitFor();
+      await screenshot(admin.page, '13-admin-approvals');
+      await card.getByRole('button', { name: 'Approve' }).click();
+      await admin.page.getByText('“Weekend promo” approved.').waitFor();
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+
+    await page.reload();
+    await page.getByRole('row', { name: /Weekend promo/ }).getByText('APPROVED').waitFor();
+  });
+
+  it('lets a platform administrator impersonate a tenant under an unmistakable banner, and exit', async function () {
+    needs(this, 'GET /admin/tenants', 'POST /admin/tenants/{id}/impersonate', 'POST /admin/exit-impersonation');
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Tenants' }).click();
+      await admin.page.getByRole('button', { name: 'Impersonate Kumasi Pharmacy' }).click();
+      const banner = admin.page.getByTestId('impersonation-banner');
+      await banner.waitFor();
+      expect(await banner.textContent()).to.include('Kumasi Pharmacy');
+      await screenshot(admin.page, '14-impersonation');
+      await banner.getByRole('button', { name: 'Exit impersonation' }).click();
+      await admin.page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+      expect(await admin.page.getByTestId('impersonation-banner').count()).to.equal(0);
+    } finally { await admin.context.close(); }
+  });
+
+  it('shows the provider health to a platform administrator and runs a health check', async () => {
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Providers' }).click();
+      await admin.page.getByRole('button', { name: 'Check the health of outbox-sms' }).click();
+      await admin.page.getByRole('row', { name: /outbox-sms/ }).getByText('Checked:').waitFor();
+      await screenshot(admin.page, '15-admin-providers');
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+  });
+
+  it('serves the reset-password page of the emailed link and shows the API\'s answer to a bad token', async () => {
+    const visitor = await newPage(browser, server.url);
+    try {
+      await visitor.page.goto('/reset-password?token=not-a-real-token');
+      await visitor.page.getByLabel('New password', { exact: true }).fill('another-long-password-9');
+      await visitor.page.getByLabel('Repeat the new password').fill('another-long-password-9');
+      await visitor.page.getByRole('button', { name: 'Set password' }).click();
+      await visitor.page.getByRole('alert').waitFor();
+      expect(await visitor.page.getByRole('alert').textContent()).to.match(/token|link/i);
+    } finally { await visitor.context.close(); }
+  });
+
+  it('works on a phone-sized screen and by keyboard', async () => {
+    const phone = await newPage(browser, server.url, { width: 390, height: 844 });
+    try {
+      await phone.page.goto('/sign-in');
+      await phone.page.getByLabel('Email').fill(email);
+      await phone.page.getByLabel('Password').fill(password);
+      await phone.page.keyboard.press('Enter');
+      await phone.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      expect(await phone.page.locator('nav#sidenav').isVisible()).to.equal(false);
+      const width = await phone.page.evaluate<number>('document.documentElement.scrollWidth');
+      expect(width).to.be.at.most(390);
+      // Focus lands on the page heading after a navigation, so Tab continues into the page's content;
+      // the first tabbable element of the document is the skip link.
+      expect(await phone.page.evaluate<string | undefined>('document.activeElement?.textContent')).to.equal('Overview');
+      await phone.page.keyboard.press('Tab');
+      expect(await phone.page.evaluate<string | undefined>('document.activeElement?.closest("main") ? "main" : "elsewhere"')).to.equal('main');
+      expect(await phone.page.evaluate<string | undefined>('document.querySelector("a[href], button, input, select, textarea")?.textContent')).to.equal('Skip to content');
+      await phone.page.getByRole('button', { name: 'Menu' }).click();
+      await phone.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Delivery logs' }).click();
+      await phone.page.getByRole('heading', { level: 1, name: 'Delivery logs' }).waitFor();
+      await screenshot(phone.page, '16-phone-delivery-logs');
+      expect(phone.errors).to.deep.equal([]);
+    } finally { await phone.context.close(); }
+  });
+
+  it('raised no console error or uncaught exception in the tenant\'s session', () => {
+    expect(tenant.errors).to.deep.equal([]);
+  });
+});
