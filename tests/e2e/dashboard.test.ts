@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { INFRA } from '../../hosts/tokens.ts';
@@ -16,7 +18,7 @@ describe('E2E: the dashboard in a real browser', function () {
   let tenant: Watched;
   let page: Page;
   const email = `owner-${Date.now()}@example.com`;
-  const password = 'kente-cloth-42-sunrise';
+  let password = 'kente-cloth-42-sunrise';
 
   const needs = (ctx: Mocha.Context, ...routes: string[]): void => {
     const missing = routes.filter((r) => !server.routes.has(r));
@@ -235,15 +237,34 @@ describe('E2E: the dashboard in a real browser', function () {
     } finally { await admin.context.close(); }
   });
 
-  it('serves the reset-password page of the emailed link and shows the API\'s answer to a bad token', async () => {
+  it('resets a forgotten password through the emailed link to PUBLIC_URL/reset-password, refusing a bad token', async () => {
     const visitor = await newPage(browser, server.url);
     try {
       await visitor.page.goto('/reset-password?token=not-a-real-token');
       await visitor.page.getByLabel('New password', { exact: true }).fill('another-long-password-9');
       await visitor.page.getByLabel('Repeat the new password').fill('another-long-password-9');
       await visitor.page.getByRole('button', { name: 'Set password' }).click();
-      await visitor.page.getByRole('alert').waitFor();
       expect(await visitor.page.getByRole('alert').textContent()).to.match(/token|link/i);
+
+      await visitor.page.goto('/sign-in');
+      await visitor.page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await visitor.page.getByLabel('Email').fill(email);
+      await visitor.page.getByRole('button', { name: 'Email me a reset link' }).click();
+      await visitor.page.getByRole('status').filter({ hasText: /reset/i }).waitFor();
+      const outbox = path.join(server.dataDir, 'outbox');
+      const files = (await readdir(outbox)).filter((f) => f.includes(email.replace(/[^A-Za-z0-9@._-]/g, '_')));
+      expect(files).to.have.length(1);
+      const mail = await readFile(path.join(outbox, files[0]!), 'utf8');
+      const link = /http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[A-Za-z0-9%_.-]+/.exec(JSON.parse(mail).text ?? mail)?.[0];
+      expect(link, 'the reset link in the email').to.be.a('string');
+      await visitor.page.goto(link!);
+      password = 'new-baobab-password-77';
+      await visitor.page.getByLabel('New password', { exact: true }).fill(password);
+      await visitor.page.getByLabel('Repeat the new password').fill(password);
+      await visitor.page.getByRole('button', { name: 'Set password' }).click();
+      await visitor.page.getByText('Your password was updated.').waitFor();
+      await screenshot(visitor.page, '17-password-reset');
+      expect(visitor.errors).to.deep.equal([]);
     } finally { await visitor.context.close(); }
   });
 

@@ -30,10 +30,10 @@ const TIMEOUT_MS = 20_000;
 export interface Credentials { token: string | null; organizationId: string | null }
 
 let credentials: Credentials = { token: null, organizationId: null };
-let onUnauthorized: () => void = () => {};
+let onUnauthorized: (path: string) => void = () => {};
 
 export function setCredentials(next: Credentials): void { credentials = next; }
-export function setUnauthorizedHandler(handler: () => void): void { onUnauthorized = handler; }
+export function setUnauthorizedHandler(handler: (path: string) => void): void { onUnauthorized = handler; }
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {
   const h: Record<string, string> = { accept: 'application/json', ...extra };
@@ -58,55 +58,36 @@ async function raw(method: string, path: string, body?: unknown, init: { headers
   }
 }
 
-async function envelope<T>(response: Response): Promise<T> {
+async function envelope<T>(response: Response, path = ''): Promise<T> {
   let json: unknown = null;
   const text = await response.text();
   try { json = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
   const obj = (json && typeof json === 'object' ? json : {}) as { success?: boolean; data?: unknown; error?: { code?: string; message?: string; details?: Record<string, unknown> } };
   if (response.ok && obj.success !== false) return (obj.data ?? obj) as T;
   const e = obj.error ?? {};
-  if (response.status === 401) onUnauthorized();
+  if (response.status === 401 && credentials.token) onUnauthorized(path);
   throw new ApiError(response.status, e.code ?? `HTTP_${response.status}`, e.message ?? `The server answered ${response.status}`, e.details ?? {});
 }
 
 export const api = {
-  get: async <T = unknown>(path: string): Promise<T> => envelope<T>(await raw('GET', path)),
-  post: async <T = unknown>(path: string, body: unknown = {}): Promise<T> => envelope<T>(await raw('POST', path, body)),
-  patch: async <T = unknown>(path: string, body: unknown): Promise<T> => envelope<T>(await raw('PATCH', path, body)),
-  put: async <T = unknown>(path: string, body: unknown): Promise<T> => envelope<T>(await raw('PUT', path, body)),
-  delete: async <T = unknown>(path: string): Promise<T> => envelope<T>(await raw('DELETE', path)),
+  get: async <T = unknown>(path: string): Promise<T> => envelope<T>(await raw('GET', path), path),
+  post: async <T = unknown>(path: string, body: unknown = {}): Promise<T> => envelope<T>(await raw('POST', path, body), path),
+  patch: async <T = unknown>(path: string, body: unknown): Promise<T> => envelope<T>(await raw('PATCH', path, body), path),
+  put: async <T = unknown>(path: string, body: unknown): Promise<T> => envelope<T>(await raw('PUT', path, body), path),
+  delete: async <T = unknown>(path: string): Promise<T> => envelope<T>(await raw('DELETE', path), path),
   /** multipart/form-data (CSV import): the browser sets the boundary. */
-  upload: async <T = unknown>(path: string, form: FormData): Promise<T> => envelope<T>(await raw('POST', path, undefined, { rawBody: form })),
+  upload: async <T = unknown>(path: string, form: FormData): Promise<T> => envelope<T>(await raw('POST', path, undefined, { rawBody: form }), path),
   /** A file download (CSV export) through fetch, so the auth headers go along. */
   download: async (path: string): Promise<{ blob: Blob; filename: string; truncated: boolean }> => {
     const response = await raw('GET', path, undefined, { headers: { accept: 'text/csv' } });
-    if (!response.ok) await envelope(response);
+    if (!response.ok) await envelope(response, path);
     const disposition = response.headers.get('content-disposition') ?? '';
     const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'export.csv';
     return { blob: await response.blob(), filename, truncated: response.headers.get('x-export-truncated') === 'true' };
   },
 };
 
-/** Builds a query string from the set values only. */
-export function qs(params: Record<string, string | number | undefined | null>): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  const s = p.toString();
-  return s ? `?${s}` : '';
-}
-
-/** Lists come back as an array or as `{ items | data | ... }`: take whichever is there. */
-export function asList<T = Record<string, unknown>>(value: unknown): T[] {
-  if (Array.isArray(value)) return value as T[];
-  if (value && typeof value === 'object') {
-    for (const key of ['items', 'data', 'results', 'rows', 'entries', 'contacts', 'segments', 'campaigns', 'events', 'webhooks',
-      'endpoints', 'deliveries', 'invoices', 'approvals', 'tenants', 'recommendations', 'members', 'suppressions']) {
-      const v = (value as Record<string, unknown>)[key];
-      if (Array.isArray(v)) return v as T[];
-    }
-  }
-  return [];
-}
+export { asList, qs } from './format.ts';
 
 /** Paths and methods the server's OpenAPI document offers (features merged later light up by themselves). */
 let routes: Promise<Set<string>> | null = null;
@@ -134,7 +115,7 @@ export function uploadWithProgress<T = unknown>(path: string, form: FormData, on
     xhr.ontimeout = () => reject(new ApiError(0, 'TIMEOUT', 'The upload timed out.', {}));
     xhr.onload = () => {
       const response = new Response(xhr.responseText, { status: xhr.status, headers: { 'content-type': 'application/json' } });
-      envelope<T>(response).then(resolve, reject);
+      envelope<T>(response, path).then(resolve, reject);
     };
     xhr.send(form);
   });

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, setCredentials, setUnauthorizedHandler } from './api.ts';
 
 export interface Membership { id: string; name: string; role: string }
@@ -77,8 +77,15 @@ export function SessionProvider({ children }: { children: ReactNode }): ReactNod
     }
   }, [save]);
 
+  // An expired or revoked session (401 on any call): sign out, and the app sends the person to sign-in.
+  // Leaving an impersonation handles its own 401 (the administrator's token is restored instead).
+  const storedRef = useRef(stored);
+  storedRef.current = stored;
   useEffect(() => {
-    setUnauthorizedHandler(() => { /* an expired session: back to sign-in on the next render */ });
+    setUnauthorizedHandler((path) => {
+      if (path === '/admin/exit-impersonation' || storedRef.current.adminToken) return;
+      save(EMPTY); setProfile(null); setOrganization(null);
+    });
     void loadFor(stored);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

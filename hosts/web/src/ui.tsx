@@ -1,26 +1,14 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, availableRoutes } from './api.ts';
 import { useSession } from './session.tsx';
+import { formatTime, str } from './format.ts';
 
-/** GHS with two decimals, whatever the API sent (number, numeric string, or a { amount } object). */
-export function ghs(value: unknown): string {
-  let n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  if (value && typeof value === 'object' && 'amount' in value) n = Number((value as { amount: unknown }).amount);
-  if (!Number.isFinite(n)) return '—';
-  return `GHS ${n.toLocaleString('en-GH', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
+export { fill, ghs, percent, placeholders, str } from './format.ts';
 
 export function useFormatTime(): (iso: unknown) => string {
   const { timezone } = useSession();
   return useCallback((iso: unknown) => {
-    if (typeof iso !== 'string' && typeof iso !== 'number') return '—';
-    const d = new Date(iso);
-    if (Number.isNaN(d.getTime())) return String(iso);
-    try {
-      return d.toLocaleString('en-GB', { timeZone: timezone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    } catch {
-      return d.toISOString();
-    }
+    return formatTime(iso, timezone);
   }, [timezone]);
 }
 
@@ -28,12 +16,6 @@ export function Time({ value }: { value: unknown }): ReactNode {
   const fmt = useFormatTime();
   const { timezone } = useSession();
   return typeof value === 'string' ? <time dateTime={value} title={timezone}>{fmt(value)}</time> : <>—</>;
-}
-
-export function str(value: unknown, fallback = '—'): string {
-  if (value === null || value === undefined || value === '') return fallback;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
 
 /** Loads data on mount and when `deps` change; `reload()` refetches. */
@@ -195,17 +177,6 @@ export const TEMPLATE_CHANNELS = ['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'IN_APP', 
 export const CATEGORIES = ['TRANSACTIONAL', 'MARKETING', 'OTP', 'REMINDER', 'ALERT', 'HEALTHCARE', 'INSURANCE', 'LOGISTICS', 'FINTECH', 'ECOMMERCE'] as const;
 export const STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'PENDING', 'REJECTED'] as const;
 export const ROLES = ['TENANT_OWNER', 'TENANT_ADMIN', 'CAMPAIGN_MANAGER', 'COMPLIANCE_REVIEWER', 'DEVELOPER', 'VIEWER'] as const;
-
-/** `{{name}}` placeholders of a template body, in order, without duplicates. */
-export function placeholders(text: string): string[] {
-  const seen: string[] = [];
-  for (const m of text.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)) if (!seen.includes(m[1]!)) seen.push(m[1]!);
-  return seen;
-}
-
-export function fill(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (all, name: string) => values[name] || all);
-}
 
 export function Select({ options, value, onChange, allowEmpty, ...rest }: { options: readonly string[]; value: string; onChange: (v: string) => void; allowEmpty?: string; id?: string; name?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }): ReactNode {
   return (

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,6 +20,8 @@ export const ADMIN = { email: 'admin@nkra.test', password: 'admin-password-e2e-1
 
 export interface E2eServer {
   url: string;
+  /** The server's DATA_DIR (emails land in its outbox/). */
+  dataDir: string;
   container: Container;
   /** Paths and methods of the server's OpenAPI document ("POST /billing/top-up"). */
   routes: Set<string>;
@@ -34,9 +36,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Builds the dashboard when hosts/web/dist is missing (npm ci normally did it through `prepare`). */
+/** Builds the dashboard when hosts/web/dist is missing or older than its sources (npm ci normally did it through `prepare`). */
 export function ensureDashboardBuilt(): void {
-  if (existsSync(path.join(DEFAULT_WEB_ROOT, 'index.html'))) return;
+  const index = path.join(DEFAULT_WEB_ROOT, 'index.html');
+  const web = path.resolve(import.meta.dirname, '../../../hosts/web');
+  const sources = [...readdirSync(path.join(web, 'src'), { recursive: true, encoding: 'utf8' }).map((f) => path.join(web, 'src', f)), path.join(web, 'index.html'), path.join(web, 'vite.config.ts')];
+  if (existsSync(index) && sources.every((f) => statSync(f).mtimeMs <= statSync(index).mtimeMs)) return;
   execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../hosts/web/build.ts')], { stdio: 'inherit', timeout: 120_000 });
 }
 
@@ -66,7 +71,7 @@ export async function startE2eServer(): Promise<E2eServer> {
   const routes = new Set<string>();
   for (const [p, ops] of Object.entries(doc.paths)) for (const m of Object.keys(ops)) routes.add(`${m.toUpperCase()} ${p}`);
   return {
-    url, container: apiContainer, routes,
+    url, dataDir, container: apiContainer, routes,
     close: async () => {
       await server.close(1_000);
       await worker.stop();

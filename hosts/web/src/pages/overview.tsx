@@ -3,42 +3,11 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
+import { percent as pct, toSeries } from '../format.ts';
 import { CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
 const COLORS: Record<string, string> = { SMS: '#2563eb', WHATSAPP: '#16a34a', EMAIL: '#9333ea', PUSH: '#ea580c', VOICE: '#0891b2', total: '#111827' };
-
-/** Day-by-channel series from whichever shape the analytics API uses (wide rows, long rows, or per-channel arrays). */
-export function toSeries(overview: Row): Array<Record<string, number | string>> {
-  const raw = overview['volume'] ?? overview['daily'] ?? overview['series'] ?? overview['days'] ?? overview['timeline'];
-  const byDay = new Map<string, Record<string, number | string>>();
-  const add = (day: string, channel: string, n: number): void => {
-    const key = day.slice(0, 10);
-    const row = byDay.get(key) ?? { date: key };
-    row[channel] = Number(row[channel] ?? 0) + n;
-    byDay.set(key, row);
-  };
-  if (Array.isArray(raw)) {
-    for (const r of raw as Row[]) {
-      const day = str(r['date'] ?? r['day'] ?? r['bucket'], '');
-      if (!day) continue;
-      if (typeof r['channel'] === 'string') add(day, r['channel'], Number(r['count'] ?? r['messages'] ?? r['total'] ?? 0));
-      else {
-        const nested = (r['channels'] ?? r['byChannel'] ?? r) as Row;
-        for (const c of CHANNELS) if (typeof nested[c] === 'number') add(day, c, nested[c] as number);
-      }
-    }
-  } else if (raw && typeof raw === 'object') {
-    for (const [channel, points] of Object.entries(raw as Row)) for (const p of asList<Row>(points)) add(str(p['date'] ?? p['day'], ''), channel, Number(p['count'] ?? p['messages'] ?? 0));
-  }
-  return [...byDay.values()].sort((a, b) => String(a['date']).localeCompare(String(b['date'])));
-}
-
-function pct(value: unknown): string {
-  const n = Number(value);
-  if (!Number.isFinite(n)) return '—';
-  return `${(n <= 1 ? n * 100 : n).toFixed(1)}%`;
-}
 
 export function OverviewPage(): ReactNode {
   const session = useSession();
@@ -51,7 +20,9 @@ export function OverviewPage(): ReactNode {
   const channels = CHANNELS.filter((c) => series.some((d) => Number(d[c] ?? 0) > 0));
   const trends = (o?.['trends'] ?? o?.['monthOverMonth'] ?? null) as Row | null;
   const spend = o?.['spend'] ?? o?.['totalSpend'] ?? o?.['cost'];
-  const org = session.organization;
+  // Fresh on every visit (the session's copy is from sign-in): the balance moves with every send.
+  const current = useAsync(async () => api.get<Record<string, unknown> & { wallet?: { balance?: number } }>('/organizations/current'), []);
+  const org = current.data ?? session.organization;
   return (
     <Page title="Overview">
       {org && org['onboardingComplete'] !== true && <Notice kind="info">Finish <Link to="/app/onboarding">setting up your organization</Link> (details and the compliance acknowledgement) before you go live.</Notice>}

@@ -1,9 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
+import { toRules, type Condition } from '../format.ts';
 import { Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, str, toApiError, useAsync, useForm } from '../ui.tsx';
 
 type Segment = Record<string, unknown> & { id: string; name: string };
-interface Condition { field: string; op: string; value: string }
 
 const FIELDS: Record<string, { label: string; ops: string[]; values?: string[]; type?: string }> = {
   firstName: { label: 'First name', ops: ['equals', 'contains', 'startsWith'] },
@@ -16,17 +16,6 @@ const FIELDS: Record<string, { label: string; ops: string[]; values?: string[]; 
   address: { label: 'Has address', ops: ['exists'], values: ['phone', 'email', 'fcmToken'] },
   optedOut: { label: 'Opted out', ops: ['equals'], values: ['false', 'true'] },
 };
-
-/** The builder's state as the API's rule language: `{ all | any: [{ field, op, value }] }`. */
-export function toRules(match: 'all' | 'any', conditions: Condition[]): Record<string, unknown> {
-  const list = conditions.filter((c) => c.value.trim() !== '').map((c) => {
-    if (c.field === 'optedOut') return { field: c.field, op: c.op, value: c.value === 'true' };
-    if (c.field === 'createdAt') return { field: c.field, op: c.op, value: new Date(c.value).toISOString() };
-    if (['firstName', 'lastName', 'phone', 'email', 'countryCode'].includes(c.field)) return { field: c.field, op: c.op, value: c.value.split(',').map((s) => s.trim()).filter(Boolean) };
-    return { field: c.field, op: c.op, value: c.value.trim() };
-  });
-  return { [match]: list };
-}
 
 export function RuleBuilder({ match, conditions, onChange }: { match: 'all' | 'any'; conditions: Condition[]; onChange: (m: 'all' | 'any', c: Condition[]) => void }): ReactNode {
   const update = (i: number, patch: Partial<Condition>): void => onChange(match, conditions.map((c, n) => {
@@ -98,10 +87,11 @@ function Segments(): ReactNode {
       <div className="split">
         <form className="card" onSubmit={onSubmit} noValidate aria-labelledby="sg-h">
           <h2 id="sg-h">New segment</h2>
-          <ErrorBanner error={form.error} shownFields={['name', 'description']} />
+          <ErrorBanner error={form.error} shownFields={['name', 'description', 'rules']} />
           <Field label="Name" name="name" error={form.error}>{(p) => <input {...p} value={form.values.name} onChange={(e) => form.set('name', e.target.value)} />}</Field>
           <Field label="Description" name="description" error={form.error}>{(p) => <input {...p} value={form.values.description} onChange={(e) => form.set('description', e.target.value)} />}</Field>
           <RuleBuilder match={form.values.match} conditions={form.values.conditions} onChange={(m, c) => form.setValues({ ...form.values, match: m, conditions: c })} />
+          {form.error?.fieldErrors['rules'] && <p className="field-error" data-field-error="rules">{form.error.fieldErrors['rules']!.join('. ')}</p>}
           <label className="inline"><input type="checkbox" checked={form.values.isDynamic} onChange={(e) => form.set('isDynamic', e.target.checked)} /> Dynamic (re-evaluated at each send)</label>
           <button type="submit" disabled={form.submitting}>Save segment</button>
         </form>

@@ -66,6 +66,7 @@ export function SendPage(): ReactNode {
               <legend>Variables of “{template.name}”</legend>
               {vars.length === 0 && <p className="hint">This template has no variables.</p>}
               {vars.map((n) => <Field key={n} label={n} name={`variables.${n}`} error={form.error}>{(p) => <input {...p} value={form.values.variables[n] ?? ''} onChange={(e) => form.set('variables', { ...form.values.variables, [n]: e.target.value })} />}</Field>)}
+              {form.error?.fieldErrors['variables'] && <p className="field-error">{form.error.fieldErrors['variables']!.join('. ')}</p>}
             </fieldset>
           ) : (
             <Field label="Message" name="body" error={form.error}>{(p) => <textarea {...p} rows={5} value={form.values.body} onChange={(e) => form.set('body', e.target.value)} />}</Field>
