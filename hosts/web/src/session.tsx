@@ -64,7 +64,9 @@ export function SessionProvider({ children }: { children: ReactNode }): ReactNod
       const me = await api.get<Profile>('/auth/me');
       setProfile(me);
       let orgId = s.organizationId;
-      if (!orgId || !me.organizations.some((o) => o.id === orgId)) orgId = me.organizations[0]?.id ?? null;
+      // An impersonation token is scoped to an organization the administrator is not a member of: keep it.
+      const impersonating = Boolean(me.impersonatorId) || Boolean(s.adminToken);
+      if (!impersonating && (!orgId || !me.organizations.some((o) => o.id === orgId))) orgId = me.organizations[0]?.id ?? null;
       if (orgId !== s.organizationId) save({ ...s, organizationId: orgId });
       setCredentials({ token: s.token, organizationId: orgId });
       setOrganization(orgId ? await api.get<Organization>('/organizations/current').catch(() => null) : null);

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
 import { navigate } from '../router.tsx';
 import { useSession } from '../session.tsx';
+import { ComplianceResult } from './compliance-check.tsx';
 import { Badge, Empty, ErrorBanner, Loading, Notice, Page, Requires, Time, ghs, str, toApiError, useAsync } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
@@ -63,7 +64,8 @@ function Revenue(): ReactNode {
   if (!r) return revenue.loading ? <Loading /> : <ErrorBanner error={revenue.error} />;
   const cards: Array<[string, ReactNode]> = [
     ['Total revenue', ghs(r['totalRevenue'] ?? r['revenue'])], ['Messages', str(r['messageCount'] ?? r['messages'])],
-    ['Wallet balances', ghs(r['walletBalances'] ?? r['totalWalletBalance'])], ['Top-ups', ghs(r['topUps'] ?? r['totalTopUps'])],
+    ['Usage revenue', ghs(r['usageRevenue'])],
+    ['Wallet balances', ghs(typeof r['walletBalances'] === 'object' && r['walletBalances'] ? (r['walletBalances'] as Row)['total'] : r['walletBalances'])],
   ];
   const byChannel = asList<Row>(r['byChannel'] ?? r['channels']);
   return (
@@ -100,9 +102,10 @@ function ApprovalCard({ approval, onDone }: { approval: Row; onDone: (msg: strin
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const id = String(approval['id']);
-  const subject = (approval['template'] ?? approval['campaign'] ?? approval['subject'] ?? approval['item'] ?? {}) as Row;
-  const label = str(subject['name'] ?? approval['name'] ?? approval['subjectName'] ?? approval['title'], id);
-  const text = subject['body'] ?? approval['body'] ?? approval['message'] ?? approval['preview'];
+  const subject = (approval['content'] ?? approval['template'] ?? approval['campaign'] ?? approval['subject'] ?? {}) as Row;
+  const label = str(subject['name'] ?? approval['name'] ?? approval['title'], id);
+  const text = subject['body'] ?? approval['body'] ?? approval['message'];
+  const compliance = (approval['compliance'] ?? null) as Row | null;
   const decide = async (verdict: 'approve' | 'reject'): Promise<void> => {
     setBusy(true); setError(null);
     try {
@@ -113,9 +116,12 @@ function ApprovalCard({ approval, onDone }: { approval: Row; onDone: (msg: strin
   const org = (approval['organization'] ?? {}) as Row;
   return (
     <article className="card" aria-labelledby={`ap-${id}`} data-testid="approval">
-      <h2 id={`ap-${id}`}>{str(approval['kind'] ?? approval['type'] ?? approval['subjectType'], 'Item')}: {label}</h2>
-      <p>{str(org['name'] ?? approval['organizationName'], '')} · requested <Time value={approval['createdAt']} />{approval['riskScore'] !== undefined ? ` · risk ${str(approval['riskScore'])}` : ''} {approval['category'] ? <Badge value={approval['category']} /> : null}</p>
+      <h2 id={`ap-${id}`}>{str(approval['kind'] ?? approval['type'], 'Item')}: {label}</h2>
+      <p>{str(org['name'] ?? approval['organizationName'] ?? approval['organizationId'], '')} · requested <Time value={approval['createdAt']} />
+        {' '}{subject['channel'] ? <Badge value={subject['channel']} /> : null} {subject['category'] ? <Badge value={subject['category']} /> : null}</p>
+      {typeof subject['subject'] === 'string' && <p><strong>{subject['subject']}</strong></p>}
       {typeof text === 'string' && <p className="message-text bubble">{text}</p>}
+      {compliance && <ComplianceResult result={compliance} />}
       <ErrorBanner error={error} />
       <label className="stacked">Comment (sent to the tenant with a rejection)<textarea rows={2} value={comment} onChange={(e) => setComment(e.target.value)} /></label>
       <div className="actions">

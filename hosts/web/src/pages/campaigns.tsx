@@ -5,7 +5,7 @@ import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Prog
 type Campaign = Record<string, unknown> & { id: string; name: string };
 type Row = Record<string, unknown> & { id: string; name: string };
 
-const ACTIVE = ['SENDING', 'RUNNING', 'IN_PROGRESS', 'PROCESSING', 'QUEUED', 'STARTED'];
+const ACTIVE = ['SENDING', 'SCHEDULED', 'RUNNING', 'IN_PROGRESS', 'PROCESSING', 'QUEUED', 'STARTED'];
 
 export function CampaignsPage(): ReactNode {
   return <Page title="Campaigns"><Requires needs={['GET /campaigns', 'POST /campaigns', 'POST /campaigns/{id}/send']} feature="Campaigns"><Campaigns /></Requires></Page>;
@@ -67,9 +67,12 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const status = String(campaign['status'] ?? 'DRAFT').toUpperCase();
-  const stats = (campaign['stats'] ?? campaign['progress'] ?? campaign) as Record<string, unknown>;
-  const total = Number(stats['total'] ?? stats['recipients'] ?? stats['totalRecipients'] ?? campaign['recipientCount'] ?? 0);
-  const done = Number(stats['sent'] ?? stats['processed'] ?? stats['done'] ?? 0) + Number(stats['failed'] ?? 0);
+  const stats = (campaign['counts'] ?? campaign['stats'] ?? campaign['progress'] ?? {}) as Record<string, unknown>;
+  const n = (k: string): number => Number(stats[k] ?? 0) || 0;
+  const total = n('recipients') || n('total');
+  // Handed to the pipeline and settled one way or another (queued and pending are still on their way).
+  const done = n('sent') + n('delivered') + n('failed') + n('rejected') + n('skipped');
+  const canCancel = (routes?.has('POST /campaigns/{id}/cancel') ?? false) && ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING'].includes(status);
 
   const run = async (action: () => Promise<void>): Promise<void> => {
     setBusy(true); setError(null);
@@ -78,6 +81,11 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
   const doEstimate = (): Promise<void> => run(async () => {
     const path = `/campaigns/${encodeURIComponent(campaign.id)}/estimate`;
     setEstimate(estimateRoute?.startsWith('GET') ? await api.get(path) : await api.post(path));
+  });
+  const cancel = (): Promise<void> => run(async () => {
+    if (!confirm(`Cancel “${campaign.name}”? Messages already handed to providers still go out.`)) return;
+    await api.post(`/campaigns/${encodeURIComponent(campaign.id)}/cancel`);
+    onChange();
   });
   const send = (): Promise<void> => run(async () => {
     if (!confirm(`Send “${campaign.name}” now?`)) return;
@@ -90,13 +98,20 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
         <h3 id={`cp-${campaign.id}`}>{campaign.name} <Badge value={status} /></h3>
         <div className="actions">
           {estimateRoute && <button type="button" className="secondary" disabled={busy} onClick={() => void doEstimate()}>Estimate</button>}
-          {!ACTIVE.includes(status) && !['COMPLETED', 'SENT'].includes(status) && <button type="button" disabled={busy || status.includes('APPROVAL') || status === 'REJECTED'} onClick={() => void send()}>Send</button>}
+          {(status === 'DRAFT' || status.includes('APPROVAL')) && <button type="button" disabled={busy || status.includes('APPROVAL')} onClick={() => void send()}>{campaign['scheduledAt'] ? 'Schedule' : 'Send'}</button>}
+          {canCancel && <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>Cancel</button>}
         </div>
       </header>
       <p>{str(campaign['channel'])} · scheduled <Time value={campaign['scheduledAt']} /> · created <Time value={campaign['createdAt']} /></p>
       {status.includes('APPROVAL') && <p className="hint">Waiting for a platform administrator’s approval before it can be sent.</p>}
-      {status === 'REJECTED' && <p className="field-error">Rejected{campaign['reviewComment'] ? `: “${str(campaign['reviewComment'])}”` : ''}.</p>}
-      {total > 0 && <Progress label="Sent" value={Math.min(done, total)} max={total} />}
+      {status === 'REJECTED' && <p className="field-error">Rejected by a platform administrator{campaign['reviewComment'] ? `: “${str(campaign['reviewComment'])}”` : ''}. See Compliance for the comment.</p>}
+      {total > 0 && (
+        <>
+          <Progress label="Processed" value={Math.min(done, total)} max={total} />
+          <p className="hint">{['recipients', 'queued', 'sent', 'delivered', 'failed', 'rejected', 'skipped'].filter((k) => stats[k] !== undefined).map((k) => `${k} ${n(k)}`).join(' · ')}</p>
+        </>
+      )}
+      {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
       {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients, {str(estimate['segments'] ?? estimate['messages'], '?')} messages, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['sufficientBalance'] === false ? ' — more than your balance' : ''}</p>}
       <ErrorBanner error={error} />
     </article>

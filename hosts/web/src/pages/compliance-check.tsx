@@ -36,7 +36,16 @@ export function ComplianceResult({ result }: { result: CheckResult }): ReactNode
     <div className={`banner ${level}`} role="status" aria-live="polite" data-testid="compliance-result">
       <p><strong>Risk score {score} / 100</strong>{result.requiresApproval ? ' — needs a platform administrator’s approval before use' : ' — no approval needed'}</p>
       <meter min={0} max={100} low={29} high={60} optimum={0} value={score} aria-label="Risk score">{score}</meter>
-      {issues.length > 0 && <ul>{issues.map((i, n) => <li key={n}>{typeof i === 'string' ? i : String(i['message'] ?? i['description'] ?? i['rule'] ?? i['code'] ?? JSON.stringify(i))}{typeof i === 'object' && i['suggestion'] ? <> — <em>{String(i['suggestion'])}</em></> : null}</li>)}</ul>}
+      {issues.length > 0 && (
+        <ul className="issues">{issues.map((i, n) => typeof i === 'string' ? <li key={n}>{i}</li> : (
+          <li key={n}>
+            {i['severity'] ? <span className={`badge badge-sev-${String(i['severity'])}`}>{String(i['severity'])}</span> : null}{' '}
+            {String(i['explanation'] ?? i['message'] ?? i['description'] ?? i['ruleId'] ?? JSON.stringify(i))}
+            {i['matchedText'] ? <> (“<mark>{String(i['matchedText'])}</mark>”)</> : null}
+            {i['suggestion'] ? <div className="hint">Suggestion: {String(i['suggestion'])}</div> : null}
+          </li>
+        ))}</ul>
+      )}
     </div>
   );
 }

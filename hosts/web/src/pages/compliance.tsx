@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { api, asList } from '../api.ts';
-import { CATEGORIES, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Select, Time, str, useAsync, useForm, useRoutes } from '../ui.tsx';
+import { api, asList, type ApiError } from '../api.ts';
+import { Badge, CATEGORIES, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Select, Time, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
 import { ComplianceResult } from './compliance-check.tsx';
 
 export function CompliancePage(): ReactNode {
@@ -10,6 +10,7 @@ export function CompliancePage(): ReactNode {
       {routes?.has('GET /compliance/summary') && <Summary />}
       <Checker />
       <Requires needs={['GET /compliance/suppression', 'POST /compliance/suppression']} feature="The suppression list"><Suppression /></Requires>
+      {routes?.has('GET /compliance/approvals') && <ApprovalOutcomes />}
     </Page>
   );
 }
@@ -23,6 +24,24 @@ function Summary(): ReactNode {
       <section className="card stat"><h2>Suppressed addresses</h2><p className="big-number">{str(s['suppressionCount'] ?? s['suppressed'] ?? s['suppressions'], '0')}</p></section>
       <section className="card stat"><h2>Pending approvals</h2><p className="big-number">{str(s['pendingApprovals'] ?? s['pending'], '0')}</p></section>
     </div>
+  );
+}
+
+/** The organization's approval requests and their outcome, with the reviewer's comment. */
+function ApprovalOutcomes(): ReactNode {
+  const list = useAsync(async () => asList<Record<string, unknown>>(await api.get('/compliance/approvals')));
+  return (
+    <>
+      <h2>Approval requests</h2>
+      <ErrorBanner error={list.error} />
+      {list.data?.length === 0 && <Empty title="No approval requests">Marketing, fintech, healthcare and insurance templates, and risky campaigns, wait here for a platform administrator.</Empty>}
+      {list.data && list.data.length > 0 && (
+        <div className="table-wrap"><table>
+          <thead><tr><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Comment</th><th scope="col">Requested</th><th scope="col">Decided</th></tr></thead>
+          <tbody>{list.data.map((a, i) => <tr key={String(a['id'] ?? i)}><td>{str(a['kind'])}</td><td><Badge value={a['status']} /></td><td>{str(a['comment'])}</td><td><Time value={a['createdAt']} /></td><td><Time value={a['decidedAt']} /></td></tr>)}</tbody>
+        </table></div>
+      )}
+    </>
   );
 }
 
@@ -46,6 +65,13 @@ function Checker(): ReactNode {
 
 function Suppression(): ReactNode {
   const list = useAsync(async () => asList<Record<string, unknown>>(await api.get('/compliance/suppression')));
+  const routes = useRoutes();
+  const canRemove = routes?.has('DELETE /compliance/suppression/{id}') ?? false;
+  const [removeError, setRemoveError] = useState<ApiError | null>(null);
+  const remove = async (id: string): Promise<void> => {
+    if (!confirm('Remove this address from the suppression list? Messages to it will be sent again.')) return;
+    try { setRemoveError(null); await api.delete(`/compliance/suppression/${encodeURIComponent(id)}`); await list.reload(); } catch (e) { setRemoveError(toApiError(e)); }
+  };
   const form = useForm({ phone: '', email: '', channel: '', reason: '' });
   const [added, setAdded] = useState(false);
   const onSubmit = form.submit(async (v) => {
@@ -74,13 +100,14 @@ function Suppression(): ReactNode {
         {added && <Notice kind="success">Added to the suppression list.</Notice>}
       </form>
       <h2>Suppression list</h2>
-      <ErrorBanner error={list.error} />
+      <ErrorBanner error={removeError ?? list.error} />
       {list.loading && !list.data && <Loading />}
       {list.data?.length === 0 && <Empty title="No suppressed addresses">Opt-outs (STOP replies) and addresses you add above appear here.</Empty>}
       {list.data && list.data.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">Channel</th><th scope="col">Reason</th><th scope="col">Added</th></tr></thead>
-          <tbody>{list.data.map((s, i) => <tr key={String(s['id'] ?? i)}><td>{str(s['phone'])}</td><td>{str(s['email'])}</td><td>{str(s['channel'], 'all')}</td><td>{str(s['reason'])}</td><td><Time value={s['createdAt']} /></td></tr>)}</tbody>
+          <thead><tr><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">Channel</th><th scope="col">Reason</th><th scope="col">Added</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+          <tbody>{list.data.map((s, i) => <tr key={String(s['id'] ?? i)}><td>{str(s['phone'])}</td><td>{str(s['email'])}</td><td>{str(s['channel'], 'all')}</td><td>{str(s['reason'])}</td><td><Time value={s['createdAt']} /></td>
+            <td>{canRemove && s['id'] ? <button type="button" className="secondary small" onClick={() => void remove(String(s['id']))}>Remove</button> : null}</td></tr>)}</tbody>
         </table></div>
       )}
     </>

@@ -9,6 +9,28 @@ import { CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync
 type Row = Record<string, unknown>;
 const COLORS: Record<string, string> = { SMS: '#2563eb', WHATSAPP: '#16a34a', EMAIL: '#9333ea', PUSH: '#ea580c', VOICE: '#0891b2', total: '#111827' };
 
+function change(v: unknown): string {
+  if (typeof v !== 'number') return 'no figure for last month';
+  return `${v > 0 ? '▲ +' : v < 0 ? '▼ ' : ''}${v.toFixed(1)}% vs the same days last month`;
+}
+
+/** Month to date against the same days of the previous month (messages, spend, delivery rate). */
+function Trends({ trends }: { trends: Row }): ReactNode {
+  const cur = (trends['currentMonth'] ?? {}) as Row;
+  const prev = (trends['previousMonth'] ?? {}) as Row;
+  return (
+    <div className="table-wrap"><table>
+      <caption>Month to date</caption>
+      <thead><tr><th scope="col"></th><th scope="col">This month</th><th scope="col">Last month, same days</th><th scope="col">Change</th></tr></thead>
+      <tbody>
+        <tr><th scope="row">Messages</th><td>{str(cur['messages'])}</td><td>{str(prev['messages'])}</td><td>{change(trends['messagesChangePercent'])}</td></tr>
+        <tr><th scope="row">Spend</th><td>{ghs(cur['spend'])}</td><td>{ghs(prev['spend'])}</td><td>{change(trends['spendChangePercent'])}</td></tr>
+        <tr><th scope="row">Delivery rate</th><td>{pct(cur['deliveryRate'])}</td><td>{pct(prev['deliveryRate'])}</td><td></td></tr>
+      </tbody>
+    </table></div>
+  );
+}
+
 export function OverviewPage(): ReactNode {
   const session = useSession();
   const routes = useRoutes();
@@ -18,8 +40,10 @@ export function OverviewPage(): ReactNode {
   const o = overview.data;
   const series = o ? toSeries(o) : [];
   const channels = CHANNELS.filter((c) => series.some((d) => Number(d[c] ?? 0) > 0));
+  const totals = (o?.['totals'] ?? o ?? {}) as Row;
   const trends = (o?.['trends'] ?? o?.['monthOverMonth'] ?? null) as Row | null;
-  const spend = o?.['spend'] ?? o?.['totalSpend'] ?? o?.['cost'];
+  const spend = totals['spend'] ?? totals['totalSpend'] ?? totals['cost'];
+  const messages = totals['messages'] ?? totals['totalMessages'] ?? totals['total'] ?? series.reduce((n, d) => n + CHANNELS.reduce((m, c) => m + Number(d[c] ?? 0), 0), 0);
   // Fresh on every visit (the session's copy is from sign-in): the balance moves with every send.
   const current = useAsync(async () => api.get<Record<string, unknown> & { wallet?: { balance?: number } }>('/organizations/current'), []);
   const org = current.data ?? session.organization;
@@ -28,8 +52,8 @@ export function OverviewPage(): ReactNode {
       {org && org['onboardingComplete'] !== true && <Notice kind="info">Finish <Link to="/app/onboarding">setting up your organization</Link> (details and the compliance acknowledgement) before you go live.</Notice>}
       <div className="cards">
         <section className="card stat"><h2>Wallet</h2><p className="big-number" data-testid="overview-balance">{ghs(org?.wallet?.balance)}</p><Link to="/app/billing">Top up</Link></section>
-        <section className="card stat"><h2>Messages, 30 days</h2><p className="big-number">{o ? str(o['totalMessages'] ?? o['messages'] ?? o['total'] ?? series.reduce((n, d) => n + CHANNELS.reduce((m, c) => m + Number(d[c] ?? 0), 0), 0)) : '—'}</p></section>
-        <section className="card stat"><h2>Delivery rate</h2><p className="big-number">{o ? pct(o['deliveryRate']) : '—'}</p></section>
+        <section className="card stat"><h2>Messages, 30 days</h2><p className="big-number" data-testid="overview-messages">{o ? str(messages) : '—'}</p></section>
+        <section className="card stat"><h2>Delivery rate</h2><p className="big-number">{o ? pct(totals['deliveryRate']) : '—'}</p>{o && totals['deliveryRate'] == null && <p className="hint">No delivery outcome yet</p>}</section>
         <section className="card stat"><h2>Spend, 30 days</h2><p className="big-number">{o ? ghs(spend && typeof spend === 'object' ? (spend as Row)['total'] ?? (spend as Row)['amount'] : spend) : '—'}</p></section>
       </div>
       {routes && !hasAnalytics && <Notice kind="warning">Analytics are not available on this server yet; the charts appear once they are.</Notice>}
@@ -38,8 +62,8 @@ export function OverviewPage(): ReactNode {
           <h2 id="vol-h">Volume per channel, last 30 days</h2>
           <ErrorBanner error={overview.error} />
           {overview.loading && !o && <Loading />}
-          {o && series.length === 0 && <Empty title="No messages in the last 30 days"><p><Link to="/app/send">Send your first message</Link> or create an <Link to="/app/api-keys">API key</Link> for your servers.</p></Empty>}
-          {series.length > 0 && (
+          {o && channels.length === 0 && <Empty title="No messages in the last 30 days"><p><Link to="/app/send">Send your first message</Link> or create an <Link to="/app/api-keys">API key</Link> for your servers.</p></Empty>}
+          {channels.length > 0 && (
             <div className="chart" role="img" aria-label={`Messages per day per channel over the last 30 days: ${channels.join(', ')}`}>
               <ResponsiveContainer width="100%" height={280}>
                 <LineChart data={series}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} /><YAxis allowDecimals={false} /><Tooltip /><Legend />
@@ -48,15 +72,13 @@ export function OverviewPage(): ReactNode {
               </ResponsiveContainer>
             </div>
           )}
-          {trends && (
-            <dl className="facts trends">{Object.entries(trends).map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{typeof v === 'number' ? `${v > 0 ? '▲' : v < 0 ? '▼' : ''} ${Math.abs(v) <= 1 && k.toLowerCase().includes('rate') ? pct(v) : v.toFixed?.(1) ?? v}` : str(v)}</dd></div>)}</dl>
-          )}
+          {trends && <Trends trends={trends} />}
         </section>
       )}
       {(recs.data?.length ?? 0) > 0 && (
         <section className="card" aria-labelledby="rec-h">
           <h2 id="rec-h">Recommendations</h2>
-          <ul className="recommendations">{recs.data!.slice(0, 4).map((r, i) => <li key={i}>{typeof r === 'string' ? r : <><strong>{str(r['title'] ?? r['type'], '')}</strong> {str(r['message'] ?? r['description'] ?? r['text'], '')}</>}</li>)}</ul>
+          <ul className="recommendations">{recs.data!.slice(0, 4).map((r, i) => <li key={i}>{typeof r === 'string' ? r : <><strong>{str(r['title'] ?? r['kind'] ?? r['type'], '')}</strong> {str(r['detail'] ?? r['message'] ?? r['description'] ?? r['text'], '')}</>}</li>)}</ul>
         </section>
       )}
       <section className="card" aria-labelledby="start-h">

@@ -48,6 +48,8 @@ function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: ()
   const [note, setNote] = useState<string | null>(null);
   const [testEvent, setTestEvent] = useState(KINDS[0]!);
   const [showDeliveries, setShowDeliveries] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const canRotate = routes?.has('POST /webhook-endpoints/{id}/rotate-secret') ?? false;
   const base = `/webhook-endpoints/${encodeURIComponent(endpoint.id)}`;
   const deliveries = useAsync(async () => (showDeliveries && canDeliveries ? asList<Record<string, unknown>>(await api.get(`${base}/deliveries`)) : []), [showDeliveries, canDeliveries]);
   const act = async (fn: () => Promise<string>): Promise<void> => {
@@ -60,12 +62,16 @@ function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: ()
         <h3 id={`wh-${endpoint.id}`}><code>{endpoint.url}</code> <Badge value={endpoint['isActive'] === false ? 'inactive' : 'active'} /></h3>
         <div className="actions">
           <label className="inline">Test event <select value={testEvent} onChange={(e) => setTestEvent(e.target.value)}>{KINDS.map((k) => <option key={k}>{k}</option>)}</select></label>
-          <button type="button" className="secondary" onClick={() => void act(async () => { const r = await api.post<Record<string, unknown>>(`${base}/test`, { event: testEvent }); return `Test sent: ${str(r['status'] ?? r['outcome'] ?? r['responseCode'] ?? 'attempted')}`; })}>Send a test</button>
+          <button type="button" className="secondary" onClick={() => void act(async () => { const r = await api.post<Record<string, unknown>>(`${base}/test`, { event: testEvent });
+            if (r['success'] === false) throw new Error(`The test delivery failed: ${str(r['error'] ?? (r['statusCode'] ? `HTTP ${str(r['statusCode'])}` : 'no answer'))}${r['durationMs'] !== undefined ? ` after ${str(r['durationMs'])} ms` : ''}.`);
+            return `Test delivered: HTTP ${str(r['statusCode'] ?? r['responseCode'])}${r['durationMs'] !== undefined ? ` in ${str(r['durationMs'])} ms` : ''}.`; })}>Send a test</button>
           <button type="button" className="secondary" onClick={() => void act(async () => { await api.patch(base, { isActive: endpoint['isActive'] === false }); return endpoint['isActive'] === false ? 'Endpoint enabled.' : 'Endpoint disabled.'; })}>{endpoint['isActive'] === false ? 'Enable' : 'Disable'}</button>
+          {canRotate && <button type="button" className="secondary" onClick={() => void act(async () => { const r = await api.post<Record<string, unknown>>(`${base}/rotate-secret`); setSecret(str(r['secret'], '')); return 'New signing secret created; the previous one keeps working for a grace period.'; })}>Rotate secret</button>}
           {canDeliveries && <button type="button" className="secondary" aria-expanded={showDeliveries} onClick={() => setShowDeliveries(!showDeliveries)}>Recent deliveries</button>}
         </div>
       </header>
       <p>Events: {asList<string>(endpoint['subscribedTo'] ?? endpoint['events']).join(', ') || 'all'}{endpoint['disabledReason'] ? ` · disabled: ${str(endpoint['disabledReason'])}` : ''}</p>
+      {secret && <SecretOnce label="New signing secret" value={secret} onDone={() => setSecret(null)} />}
       {note && <Notice kind="success">{note}</Notice>}
       <ErrorBanner error={error ?? deliveries.error} />
       {showDeliveries && (deliveries.loading ? <Loading /> : (deliveries.data?.length ?? 0) === 0 ? <p className="hint">No deliveries yet. Send a test to see one here.</p> : (
