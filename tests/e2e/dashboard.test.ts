@@ -1,5 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { INFRA } from '../../hosts/tokens.ts';
@@ -102,6 +104,7 @@ describe('E2E: the dashboard in a real browser', function () {
     expect(await page.getByTestId('detected-variables').textContent()).to.include('name').and.include('ref');
     await page.getByRole('textbox', { name: 'name', exact: true }).fill('Kofi');
     expect(await page.getByTestId('template-preview').textContent()).to.equal('Hello Kofi, your prescription {{ref}} is ready for pickup.');
+    if (server.routes.has('POST /compliance/check-message')) await page.getByTestId('compliance-result').waitFor();
     await screenshot(page, '05-template-editor');
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.getByRole('row', { name: /Prescription ready/ }).getByText('APPROVED').waitFor();
@@ -157,6 +160,69 @@ describe('E2E: the dashboard in a real browser', function () {
     await page.getByRole('cell', { name: 'Abena Owusu' }).waitFor();
     await page.getByLabel('Search').fill('Yaw');
     await page.getByRole('cell', { name: 'Yaw Boateng' }).waitFor();
+  });
+
+  it('builds a segment with the rule builder, seeing the live matching count and sample', async function () {
+    needs(this, 'GET /segments', 'POST /segments', 'POST /segments/preview', 'POST /contacts/import');
+    await go('/app/segments', 'Segments');
+    await page.getByLabel('Condition 1 value').fill('vip');
+    await page.getByTestId('segment-count').filter({ hasText: /^1$/ }).waitFor();
+    await page.getByText('Abena Owusu').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('VIP customers');
+    await screenshot(page, '18-segments');
+    await page.getByRole('button', { name: 'Save segment' }).click();
+    await page.getByRole('row', { name: /VIP customers/ }).waitFor();
+  });
+
+  it('creates a campaign, estimates it, sends it and follows its progress to the end', async function () {
+    this.timeout(90_000);
+    needs(this, 'GET /campaigns', 'POST /campaigns', 'POST /campaigns/{id}/send', 'GET /segments', 'POST /segments');
+    await go('/app/templates', 'Templates');
+    await page.getByLabel('Name', { exact: true }).fill('Stock alert');
+    await page.getByLabel('Body').fill('Hello {{firstName}}, vitamins are back in stock at Kumasi Pharmacy.');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('row', { name: /Stock alert/ }).getByText('APPROVED').waitFor();
+    await go('/app/campaigns', 'Campaigns');
+    await page.getByLabel('Name', { exact: true }).fill('Vitamin week');
+    await page.getByLabel('Template').selectOption({ label: 'Stock alert (APPROVED)' });
+    await page.getByLabel('Segment').selectOption({ label: 'VIP customers (1)' });
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    const card = page.getByRole('article').filter({ hasText: 'Vitamin week' });
+    await card.getByText('DRAFT').waitFor();
+    if (server.routes.has('GET /campaigns/{id}/estimate') || server.routes.has('POST /campaigns/{id}/estimate')) {
+      await card.getByRole('button', { name: 'Estimate' }).click();
+      expect(await card.getByTestId('campaign-estimate').textContent()).to.match(/^Estimate: 1 recipients/);
+    }
+    page.once('dialog', (d) => void d.accept());
+    await card.getByRole('button', { name: 'Send' }).click();
+    await card.getByText(/COMPLETED/).waitFor({ timeout: 60_000 });
+    expect(await card.textContent()).to.match(/Processed: 1 \/ 1/);
+    await screenshot(page, '19-campaigns');
+  });
+
+  it('adds a webhook endpoint: the secret is shown once, a test is delivered, and the delivery can be replayed', async function () {
+    needs(this, 'GET /webhook-endpoints', 'POST /webhook-endpoints', 'POST /webhook-endpoints/{id}/test');
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => { req.resume(); req.on('end', () => { received.push(String(req.headers['x-service-event'])); res.end('ok'); }); });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      await go('/app/webhooks', 'Webhooks');
+      await page.getByLabel('URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      expect(await page.getByTestId('secret').textContent()).to.match(/^whsec_/);
+      await screenshot(page, '20-webhook-secret');
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      expect(await page.getByTestId('secret').count()).to.equal(0);
+      const card = page.getByRole('article').filter({ hasText: url });
+      await card.getByRole('button', { name: 'Send a test' }).click();
+      await card.getByText(/Test delivered: HTTP 200/).waitFor();
+      expect(received).to.include('message.status.updated');
+      if (server.routes.has('GET /webhook-endpoints/{id}/deliveries')) {
+        await card.getByRole('button', { name: 'Recent deliveries' }).click();
+        await card.getByRole('row', { name: /message\.status\.updated/ }).first().waitFor();
+      }
+    } finally { await new Promise<void>((resolve) => receiver.close(() => resolve())); }
   });
 
   it('tops up through the sandbox gateway checkout and sees the new balance', async function () {

@@ -57,6 +57,7 @@ export async function startE2eServer(): Promise<E2eServer> {
   const config = await loadConfig({
     NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'silent',
     ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PAYMENT_GATEWAY: 'sandbox', WORKER_CONCURRENCY: '2',
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the webhook step's receiver listens on 127.0.0.1
   });
   const logger = createLogger(config.logLevel);
   const infra = await openInfrastructure(config, logger, { superviseQueue: true });
