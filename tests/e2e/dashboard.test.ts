@@ -147,6 +147,10 @@ describe('E2E: the dashboard in a real browser', function () {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).to.match(/\.csv$/);
     await screenshot(page, '09-delivery-logs');
+    await go('/app', 'Overview');
+    expect(await page.getByTestId('overview-balance').textContent()).to.equal('GHS 99.97');
+    if (server.routes.has('GET /analytics/overview')) await page.getByTestId('overview-messages').filter({ hasText: /^1$/ }).waitFor();
+    await screenshot(page, '21-overview-after-send');
   });
 
   it('imports contacts from a CSV with a progress bar and the per-row error report, then lists them', async function () {

@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { api, asList, type ApiError } from '../api.ts';
+import { useEffect, useState, type ReactNode } from 'react';
+import { api, asList, qs, type ApiError } from '../api.ts';
 import { navigate } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { ComplianceResult } from './compliance-check.tsx';
@@ -19,9 +19,14 @@ export function AdminTenantsPage(): ReactNode {
 
 function Tenants(): ReactNode {
   const session = useSession();
-  const tenants = useAsync(async () => asList<Row>(await api.get('/admin/tenants')));
-  const [error, setError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  useEffect(() => { const t = setTimeout(() => { setSearch(filter.trim()); setPage(1); }, 300); return () => clearTimeout(t); }, [filter]);
+  const result = useAsync(async () => api.get<Row | Row[]>(`/admin/tenants${qs({ search, page })}`), [search, page]);
+  const tenants = { ...result, data: result.data ? asList<Row>(result.data) : null };
+  const totalPages = Number((result.data as Row | null)?.['totalPages'] ?? 1) || 1;
+  const [error, setError] = useState<ApiError | null>(null);
   const impersonate = async (t: Row): Promise<void> => {
     setError(null);
     try {
@@ -31,13 +36,13 @@ function Tenants(): ReactNode {
       navigate('/app');
     } catch (e) { setError(toApiError(e)); }
   };
-  const rows = (tenants.data ?? []).filter((t) => !filter || str(t['name']).toLowerCase().includes(filter.toLowerCase()));
+  const rows = tenants.data ?? [];
   return (
     <>
-      <label className="search">Filter <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} /></label>
+      <label className="search">Search <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Organization name" /></label>
       <ErrorBanner error={error ?? tenants.error} />
       {tenants.loading && !tenants.data && <Loading />}
-      {tenants.data?.length === 0 && <Empty title="No tenants yet">Organizations appear here when people sign up.</Empty>}
+      {tenants.data?.length === 0 && <Empty title={search ? `No organization matches “${search}”` : 'No tenants yet'}>{search ? 'Try another name.' : 'Organizations appear here when people sign up.'}</Empty>}
       {rows.length > 0 && (
         <div className="table-wrap"><table>
           <thead><tr><th scope="col">Organization</th><th scope="col">Wallet</th><th scope="col">Members</th><th scope="col">State</th><th scope="col">Created</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
@@ -49,6 +54,13 @@ function Tenants(): ReactNode {
             </tr>
           ))}</tbody>
         </table></div>
+      )}
+      {totalPages > 1 && (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</button>
+          <span>Page {page} of {totalPages}</span>
+          <button type="button" className="secondary" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>Next</button>
+        </nav>
       )}
     </>
   );
@@ -85,6 +97,8 @@ export function AdminApprovalsPage(): ReactNode {
 
 function Approvals(): ReactNode {
   const approvals = useAsync(async () => asList<Row>(await api.get('/admin/approvals')));
+  // Organization names for the cards (the approvals carry the organization id).
+  const tenants = useAsync(async () => new Map(asList<Row>(await api.get('/admin/tenants?limit=100').catch(() => [])).map((t) => [String(t['id']), str(t['name'])])));
   const [note, setNote] = useState<string | null>(null);
   return (
     <>
@@ -92,12 +106,12 @@ function Approvals(): ReactNode {
       <ErrorBanner error={approvals.error} />
       {approvals.loading && !approvals.data && <Loading />}
       {approvals.data?.length === 0 && <Empty title="Nothing waits for approval">Risky templates and campaigns appear here for review.</Empty>}
-      {approvals.data?.map((a) => <ApprovalCard key={String(a['id'])} approval={a} onDone={(msg) => { setNote(msg); void approvals.reload(); }} />)}
+      {approvals.data?.map((a) => <ApprovalCard key={String(a['id'])} approval={a} organizationName={tenants.data?.get(String(a['organizationId'])) ?? null} onDone={(msg) => { setNote(msg); void approvals.reload(); }} />)}
     </>
   );
 }
 
-function ApprovalCard({ approval, onDone }: { approval: Row; onDone: (msg: string) => void }): ReactNode {
+function ApprovalCard({ approval, organizationName, onDone }: { approval: Row; organizationName: string | null; onDone: (msg: string) => void }): ReactNode {
   const [comment, setComment] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -117,7 +131,7 @@ function ApprovalCard({ approval, onDone }: { approval: Row; onDone: (msg: strin
   return (
     <article className="card" aria-labelledby={`ap-${id}`} data-testid="approval">
       <h2 id={`ap-${id}`}>{str(approval['kind'] ?? approval['type'], 'Item')}: {label}</h2>
-      <p>{str(org['name'] ?? approval['organizationName'] ?? approval['organizationId'], '')} · requested <Time value={approval['createdAt']} />
+      <p>{str(org['name'] ?? approval['organizationName'] ?? organizationName ?? approval['organizationId'], '')} · requested <Time value={approval['createdAt']} />
         {' '}{subject['channel'] ? <Badge value={subject['channel']} /> : null} {subject['category'] ? <Badge value={subject['category']} /> : null}</p>
       {typeof subject['subject'] === 'string' && <p><strong>{subject['subject']}</strong></p>}
       {typeof text === 'string' && <p className="message-text bubble">{text}</p>}

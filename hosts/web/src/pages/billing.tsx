@@ -69,7 +69,7 @@ function Billing(): ReactNode {
           <>
             <div className="chart" role="img" aria-label={`Cost per channel: ${channels.map((c) => `${c.channel} ${ghs(c.cost)}`).join(', ')}`}>
               <ResponsiveContainer width="100%" height={240}>
-                <BarChart data={channels}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="channel" /><YAxis /><Tooltip formatter={(v, n) => (n === 'cost' ? ghs(v) : String(v))} /><Legend /><Bar dataKey="messages" fill="#2563eb" name="messages" /><Bar dataKey="cost" fill="#16a34a" name="cost" /></BarChart>
+                <BarChart data={channels}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="channel" /><YAxis yAxisId="messages" allowDecimals={false} width={40} /><YAxis yAxisId="cost" orientation="right" width={60} tickFormatter={(v: number) => v.toFixed(2)} /><Tooltip formatter={(v, n) => (n === 'cost (GHS)' ? ghs(v) : String(v))} /><Legend /><Bar yAxisId="messages" dataKey="messages" fill="#2563eb" name="messages" isAnimationActive={false} /><Bar yAxisId="cost" dataKey="cost" fill="#16a34a" name="cost (GHS)" isAnimationActive={false} /></BarChart>
               </ResponsiveContainer>
             </div>
             <div className="table-wrap"><table><caption className="sr-only">Usage per channel</caption><thead><tr><th scope="col">Channel</th><th scope="col">Messages</th><th scope="col">Cost</th></tr></thead>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -66,9 +66,9 @@ export function OverviewPage(): ReactNode {
           {channels.length > 0 && (
             <div className="chart" role="img" aria-label={`Messages per day per channel over the last 30 days: ${channels.join(', ')}`}>
               <ResponsiveContainer width="100%" height={280}>
-                <LineChart data={series}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} /><YAxis allowDecimals={false} /><Tooltip /><Legend />
-                  {channels.map((c) => <Line key={c} type="monotone" dataKey={c} stroke={COLORS[c]} dot={false} strokeWidth={2} />)}
-                </LineChart>
+                <BarChart data={series}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} minTickGap={12} /><YAxis allowDecimals={false} width={40} /><Tooltip /><Legend />
+                  {channels.map((c) => <Bar key={c} dataKey={c} stackId="volume" fill={COLORS[c]} isAnimationActive={false} />)}
+                </BarChart>
               </ResponsiveContainer>
             </div>
           )}
