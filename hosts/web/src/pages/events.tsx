@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
+import { Link } from '../router.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Event = Record<string, unknown> & { id: string; name: string; slug: string };
@@ -121,7 +122,17 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
           <Field label="Send the test to" name="to" error={form.error} hint="A phone number, email address or device token">{(p) => <input {...p} value={form.values.to} onChange={(e) => form.set('to', e.target.value)} />}</Field>
           {vars.map((n) => <Field key={n} label={n} name={`variables.${n}`} error={form.error}>{(p) => <input {...p} value={form.values.variables[n] ?? ''} onChange={(e) => form.set('variables', { ...form.values.variables, [n]: e.target.value })} />}</Field>)}
           <button type="submit" disabled={form.submitting}>{form.submitting ? 'Triggering…' : 'Trigger now'}</button>
-          {result && <Notice kind="success">Triggered: {str(result['status'] ?? result['message'] ?? 'accepted')}{result['channel'] ? ` on ${str(result['channel'])}` : ''}. It appears in the delivery logs.</Notice>}
+          {result && (() => {
+            const logs = asList<Record<string, unknown>>(result['deliveryLogs']);
+            const first = logs[0];
+            return (
+              <Notice kind="success">
+                Triggered: <Badge value={result['status'] ?? 'accepted'} />{result['channel'] ? ` on ${str(result['channel'])}` : ''}
+                {Array.isArray(result['plan']) ? ` (plan: ${(result['plan'] as string[]).join(' → ')})` : ''}.{' '}
+                {first?.['id'] ? <Link to={`/app/logs/${encodeURIComponent(String(first['id']))}`}>See the message</Link> : 'It appears in the delivery logs.'}
+              </Notice>
+            );
+          })()}
         </form>
       )}
     </article>
