@@ -143,7 +143,7 @@ function ImpersonationBanner(): ReactNode {
   };
   return (
     <div className="impersonation-banner" role="alert" data-testid="impersonation-banner">
-      <strong>Impersonating {session.organization?.name ?? 'a tenant'}</strong>
+      <strong>Impersonating {session.impersonatedName ?? session.organization?.name ?? 'a tenant'}</strong>
       <span>Everything you do here happens as this organization.</span>
       <button type="button" onClick={() => void exit()}>Exit impersonation</button>
       {error && <span>{error}</span>}

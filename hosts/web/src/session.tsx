@@ -11,7 +11,7 @@ export interface Organization {
   wallet?: { balance?: number; currency?: string }; [key: string]: unknown;
 }
 
-interface Stored { token: string | null; organizationId: string | null; adminToken: string | null; adminOrganizationId: string | null }
+interface Stored { token: string | null; organizationId: string | null; adminToken: string | null; adminOrganizationId: string | null; impersonatedName?: string | null }
 const KEY = 'nkra.session';
 const EMPTY: Stored = { token: null, organizationId: null, adminToken: null, adminOrganizationId: null };
 
@@ -33,7 +33,9 @@ export interface Session {
   signOut(): void;
   switchOrganization(id: string): Promise<void>;
   refresh(): Promise<void>;
-  startImpersonation(token: string, organizationId: string): Promise<void>;
+  /** The organization being impersonated (named at once, from the impersonation answer). */
+  impersonatedName: string | null;
+  startImpersonation(token: string, organizationId: string, organizationName: string | null): Promise<void>;
   exitImpersonation(token: string | null): Promise<void>;
 }
 
@@ -104,8 +106,9 @@ export function SessionProvider({ children }: { children: ReactNode }): ReactNod
       signOut: () => { save(EMPTY); setProfile(null); setOrganization(null); },
       switchOrganization: async (id) => { const next = { ...stored, organizationId: id }; save(next); await loadFor(next); },
       refresh: () => loadFor(stored),
-      startImpersonation: async (token, organizationId) => {
-        const next = { token, organizationId, adminToken: stored.token, adminOrganizationId: stored.organizationId };
+      impersonatedName: stored.impersonatedName ?? null,
+      startImpersonation: async (token, organizationId, organizationName) => {
+        const next = { token, organizationId, adminToken: stored.token, adminOrganizationId: stored.organizationId, impersonatedName: organizationName };
         save(next);
         await loadFor(next);
       },

@@ -32,7 +32,7 @@ function Tenants(): ReactNode {
     try {
       const result = await api.post<Row>(`/admin/tenants/${encodeURIComponent(String(t['id']))}/impersonate`);
       const org = (result['organization'] ?? {}) as Row;
-      await session.startImpersonation(String(result['token']), String(org['id'] ?? t['id']));
+      await session.startImpersonation(String(result['token']), String(org['id'] ?? t['id']), str(org['name'] ?? t['name'], '') || null);
       navigate('/app');
     } catch (e) { setError(toApiError(e)); }
   };
