@@ -33,6 +33,10 @@ export const ERROR_CODES = [
   'PROVIDER_UNAVAILABLE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  'PAYMENT_FAILED',
+  'PAYMENT_PENDING',
+  'EVENT_INACTIVE',
+  'RECIPIENT_UNREACHABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

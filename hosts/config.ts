@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
+import type { TopUpLimits } from '../core/domain/payment.ts';
 
 /**
  * Service configuration, read from environment variables and validated at start. Every variable is
@@ -38,11 +39,22 @@ export interface Config {
   providersFile: string | undefined;
   providerTimeoutMs: number;
   databasePoolSize: number;
+  /** Billing (docs/billing.md): the payment gateway, top-up limits in pesewas, the low-balance alert threshold in pesewas (0: off). */
+  paymentGateway: 'sandbox' | 'paystack' | 'none';
+  paystackSecretKey: string | undefined;
+  paystackBaseUrl: string;
+  paymentGatewayTimeoutMs: number;
+  paymentCallbackUrl: string;
+  topUpLimits: TopUpLimits;
+  lowBalanceThreshold: number;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
   v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number),
   v.number(), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+
+/** A GHS amount with at most two decimals, as a number. */
+const ghsAmount = v.pipe(v.string(), v.regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a GHS amount with at most two decimals'), v.transform(Number));
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
@@ -72,6 +84,15 @@ const EnvSchema = v.object({
   PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
+  PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'paystack', 'none'], 'must be sandbox, paystack or none')),
+  PAYSTACK_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^sk_(test|live)_\S+$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'))),
+  PAYSTACK_BASE_URL: v.optional(v.pipe(v.string(), v.url('must be a URL')), 'https://api.paystack.co'),
+  PAYMENT_GATEWAY_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
+  PAYMENT_CALLBACK_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  TOP_UP_MIN_GHS: v.optional(ghsAmount, '25'),
+  TOP_UP_MAX_GHS: v.optional(ghsAmount, '50000'),
+  TOP_UP_PRESETS_GHS: v.optional(v.pipe(v.string(), v.regex(/^\s*\d{1,7}(\.\d{1,2})?(\s*,\s*\d{1,7}(\.\d{1,2})?){0,11}\s*$/, 'must be up to 12 comma-separated GHS amounts')), '25,50,100,250,500,1000'),
+  LOW_BALANCE_THRESHOLD_GHS: v.optional(ghsAmount, '10'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
 });
@@ -103,7 +124,9 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     jwtSecret ??= kept.jwtSecret;
     encryptionKey ??= kept.encryptionKey;
   }
+  const billing = billingConfig(e);
   return {
+    ...billing,
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
     jwtSecret: jwtSecret!, encryptionKey: encryptionKey!, sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -114,6 +137,30 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
+  };
+}
+
+/** The billing settings, cross-checked: a Paystack gateway needs its key; the sandbox never runs in production; min <= presets <= max. */
+function billingConfig(e: v.InferOutput<typeof EnvSchema>): Pick<Config, 'paymentGateway' | 'paystackSecretKey' | 'paystackBaseUrl'
+  | 'paymentGatewayTimeoutMs' | 'paymentCallbackUrl' | 'topUpLimits' | 'lowBalanceThreshold'> {
+  const paymentGateway = e.PAYMENT_GATEWAY ?? (e.NODE_ENV === 'production' ? 'none' : 'sandbox');
+  const toPesewas = (ghs: number) => Math.round(ghs * 100);
+  const min = toPesewas(e.TOP_UP_MIN_GHS);
+  const max = toPesewas(e.TOP_UP_MAX_GHS);
+  const presets = e.TOP_UP_PRESETS_GHS.split(',').map((p) => toPesewas(Number(p.trim())));
+  const problems = [
+    paymentGateway === 'paystack' && !e.PAYSTACK_SECRET_KEY && 'PAYSTACK_SECRET_KEY: is required with PAYMENT_GATEWAY=paystack',
+    paymentGateway === 'sandbox' && e.NODE_ENV === 'production' && 'PAYMENT_GATEWAY: the sandbox gateway credits wallets without payment and is refused in production',
+    min < 1 && 'TOP_UP_MIN_GHS: must be at least 0.01',
+    min > max && 'TOP_UP_MAX_GHS: must not be below TOP_UP_MIN_GHS',
+    presets.some((p) => p < min || p > max) && 'TOP_UP_PRESETS_GHS: every preset must lie within TOP_UP_MIN_GHS and TOP_UP_MAX_GHS',
+  ].filter((x): x is string => Boolean(x));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    paymentGateway, paystackSecretKey: e.PAYSTACK_SECRET_KEY, paystackBaseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
+    paymentGatewayTimeoutMs: e.PAYMENT_GATEWAY_TIMEOUT_MS,
+    paymentCallbackUrl: e.PAYMENT_CALLBACK_URL ?? `${e.PUBLIC_URL.replace(/\/$/, '')}/`,
+    topUpLimits: { min, max, presets }, lowBalanceThreshold: toPesewas(e.LOW_BALANCE_THRESHOLD_GHS),
   };
 }
 

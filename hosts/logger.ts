@@ -6,6 +6,7 @@ export const REDACTED_PATHS = [
   'key', '*.key', 'apiKey', '*.apiKey', 'credentials', '*.credentials', 'jwtSecret', 'encryptionKey',
   'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-gateway-signature"]',
   'headers.authorization', 'headers["x-api-key"]',
+  'paystackSecretKey', '*.paystackSecretKey', 'req.headers["x-paystack-signature"]',
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {

@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../../core/domain/approval.ts';
+import type { ApprovalDecision, ApprovalRequest } from '../../core/domain/approval.ts';
 import type { ApprovalRepository } from '../../core/ports/approval-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -20,5 +20,17 @@ export class InMemoryApprovalRepository implements ApprovalRepository {
 
   async countPending(organizationId?: string): Promise<number> {
     return [...this.#state.approvals.values()].filter((a) => a.status === 'PENDING' && (!organizationId || a.organizationId === organizationId)).length;
+  }
+
+  async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRequest | null> {
+    const a = this.#state.approvals.get(id);
+    if (!a || a.status !== 'PENDING') return null;
+    Object.assign(a, { status: decision.status, decidedByUserId: decision.decidedByUserId, decidedAt: decision.decidedAt, comment: decision.comment });
+    return copy(a);
+  }
+
+  async listByOrganization(organizationId: string, limit: number): Promise<ApprovalRequest[]> {
+    return [...this.#state.approvals.values()].filter((a) => a.organizationId === organizationId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).slice(0, limit).map(copy);
   }
 }

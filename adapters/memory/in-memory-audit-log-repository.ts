@@ -7,11 +7,13 @@ export class InMemoryAuditLogRepository implements AuditLogRepository {
 
   async record(entry: AuditEntry): Promise<void> { this.#state.auditLog.push(copy(entry)); }
 
-  async list(options: { limit: number; organizationId?: string; before?: Date }): Promise<AuditEntry[]> {
-    const { organizationId, before } = options;
+  async list(options: { limit: number; organizationId?: string; before?: Date; beforeId?: string }): Promise<AuditEntry[]> {
+    const { organizationId, before, beforeId } = options;
+    const older = (e: AuditEntry) => before === undefined || e.createdAt < before
+      || (beforeId !== undefined && e.createdAt.getTime() === before.getTime() && e.id < beforeId);
     return this.#state.auditLog
-      .filter((e) => (organizationId === undefined || e.organizationId === organizationId) && (before === undefined || e.createdAt < before))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+      .filter((e) => (organizationId === undefined || e.organizationId === organizationId) && older(e))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, Math.min(options.limit, 200)).map(copy);
   }
 }

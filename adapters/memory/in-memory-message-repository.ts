@@ -33,6 +33,14 @@ export class InMemoryMessageRepository implements MessageRepository {
     return copy(m);
   }
 
+  async claimForDelivery(id: string, now: Date, leaseUntil: Date): Promise<Message | null> {
+    const m = this.#state.messages.get(id);
+    if (!m || (m.status !== 'QUEUED' && m.status !== 'PENDING')) return null;
+    if (m.leaseUntil && m.leaseUntil.getTime() > now.getTime()) return null;
+    Object.assign(m, { status: 'PENDING', attempts: m.attempts + 1, leaseUntil: new Date(leaseUntil), updatedAt: new Date(now) });
+    return copy(m);
+  }
+
   async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo = Infinity): Promise<MessagePage> {
     const all = this.#filtered(organizationId, filter);
     return { items: all.slice(offset, offset + limit).map(copy), total: Math.min(all.length, countUpTo) };

@@ -1,4 +1,5 @@
 import type { Message } from '../../core/domain/message.ts';
+import type { MessagePatch } from '../../core/ports/message-repository.ts';
 import type { MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -24,6 +25,17 @@ export class InMemoryMessageStatusRepository implements MessageStatusRepository 
   }
 
   async recordAttempt(attempt: MessageAttempt): Promise<void> { this.#state.attempts.push(copy(attempt)); }
+
+  async recordAcceptedAttempt(attempt: MessageAttempt, patch: MessagePatch, event: { id: string; source: string; createdAt: Date }): Promise<Message | null> {
+    this.#state.attempts.push(copy(attempt));
+    const m = this.#state.messages.get(attempt.messageId);
+    if (!m || m.status !== 'PENDING') return null;
+    Object.assign(m, copy(patch));
+    this.#state.statusEvents.push({
+      id: event.id, messageId: m.id, organizationId: m.organizationId, status: m.status, source: event.source, detail: m.errorCode, createdAt: new Date(event.createdAt),
+    });
+    return copy(m);
+  }
 
   async listAttempts(messageId: string): Promise<MessageAttempt[]> {
     return this.#state.attempts.filter((a) => a.messageId === messageId).slice(0, 100).map(copy);

@@ -21,4 +21,11 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     Object.assign(org, copy(changes), { updatedAt: now });
     return copy(org);
   }
+
+  async setPaused(id: string, paused: boolean, now: Date): Promise<Organization | null> {
+    const org = this.#state.organizations.get(id);
+    if (!org) return null;
+    Object.assign(org, { paused, updatedAt: now });
+    return copy(org);
+  }
 }

@@ -18,6 +18,12 @@ import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
 import { InMemoryOutboundEventRepository } from './in-memory-outbound-event-repository.ts';
 import { InMemoryAuditLogRepository } from './in-memory-audit-log-repository.ts';
 import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
+import { InMemoryPaymentRepository } from './in-memory-payment-repository.ts';
+import { InMemoryInvoiceRepository } from './in-memory-invoice-repository.ts';
+import { InMemoryBillingReportRepository } from './in-memory-billing-report-repository.ts';
+import { InMemoryPlatformReportRepository } from './in-memory-platform-report-repository.ts';
+import { InMemoryNotificationEventRepository } from './in-memory-notification-event-repository.ts';
+import { InMemoryEventTriggerRepository } from './in-memory-event-trigger-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -28,6 +34,9 @@ export class InMemoryStorage implements Storage {
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
+  readonly payments; readonly invoices; readonly billingReports;
+  readonly platformReports;
+  readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -48,6 +57,12 @@ export class InMemoryStorage implements Storage {
     this.outboundEvents = new InMemoryOutboundEventRepository(this.state);
     this.auditLog = new InMemoryAuditLogRepository(this.state);
     this.contacts = new InMemoryContactRepository(this.state);
+    this.payments = new InMemoryPaymentRepository(this.state);
+    this.invoices = new InMemoryInvoiceRepository(this.state);
+    this.billingReports = new InMemoryBillingReportRepository(this.state);
+    this.platformReports = new InMemoryPlatformReportRepository(this.state);
+    this.notificationEvents = new InMemoryNotificationEventRepository(this.state);
+    this.eventTriggers = new InMemoryEventTriggerRepository(this.state);
     this.jobs = new InMemoryJobQueue(this.state);
   }
 

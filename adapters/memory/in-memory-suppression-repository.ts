@@ -1,12 +1,18 @@
 import type { Channel } from '../../core/domain/channel.ts';
 import type { Suppression, SuppressionRepository } from '../../core/ports/suppression-repository.ts';
+import { AppError } from '../../core/errors.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 export class InMemorySuppressionRepository implements SuppressionRepository {
   readonly #state: MemoryState;
   constructor(state: MemoryState) { this.#state = state; }
 
-  async insert(entry: Suppression): Promise<void> { this.#state.suppressions.set(entry.id, copy(entry)); }
+  async insert(entry: Suppression): Promise<void> {
+    const duplicate = [...this.#state.suppressions.values()].some((s) => s.organizationId === entry.organizationId
+      && s.phone === entry.phone && s.email === entry.email && s.channel === entry.channel);
+    if (duplicate) throw new AppError('CONFLICT', 'suppression entry already exists');
+    this.#state.suppressions.set(entry.id, copy(entry));
+  }
 
   async findMatch(organizationId: string, channel: Channel, recipient: string): Promise<Suppression | null> {
     const wanted = recipient.toLowerCase();

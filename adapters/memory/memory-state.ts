@@ -12,6 +12,9 @@ import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/messag
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
+import type { Payment } from '../../core/domain/payment.ts';
+import type { Invoice } from '../../core/domain/invoice.ts';
+import type { EventTrigger, NotificationEvent, TriggerStep } from '../../core/domain/notification-event.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -40,6 +43,11 @@ export class MemoryState {
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
   contacts = new Map<string, Contact>();
+  payments = new Map<string, Payment>();
+  invoices = new Map<string, Invoice>();
+  notificationEvents = new Map<string, NotificationEvent>();
+  eventTriggers = new Map<string, EventTrigger>();
+  triggerSteps: TriggerStep[] = [];
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

@@ -1,6 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { ApprovalKind, ApprovalRequest, ApprovalStatus } from '../../core/domain/approval.ts';
+import type { ApprovalDecision, ApprovalKind, ApprovalRequest, ApprovalStatus } from '../../core/domain/approval.ts';
 import type { ApprovalRepository } from '../../core/ports/approval-repository.ts';
 import { ApprovalRequestEntity } from './entities/template-entity.ts';
 
@@ -26,6 +26,16 @@ export class MikroOrmApprovalRepository implements ApprovalRepository {
 
   async countPending(organizationId?: string): Promise<number> {
     return this.#em.count(ApprovalRequestEntity, organizationId ? { status: 'PENDING', organizationId } : { status: 'PENDING' });
+  }
+
+  async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRequest | null> {
+    const updated = await this.#em.nativeUpdate(ApprovalRequestEntity, { id, status: 'PENDING' }, { ...decision });
+    return updated === 1 ? this.findById(id) : null;
+  }
+
+  async listByOrganization(organizationId: string, limit: number): Promise<ApprovalRequest[]> {
+    const rows = await this.#em.find(ApprovalRequestEntity, { organizationId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, disableIdentityMap: true });
+    return rows.map(toApproval);
   }
 }
 

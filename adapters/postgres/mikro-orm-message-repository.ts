@@ -59,6 +59,14 @@ export class MikroOrmMessageRepository implements MessageRepository {
     return row ? fromSelected(row) : null;
   }
 
+  /** One statement, prepared: the conditional update returns the row it claimed. */
+  async claimForDelivery(id: string, now: Date, leaseUntil: Date): Promise<Message | null> {
+    const [row] = await sqlRows<SelectedRow>(this.#em, `update messages set status = 'PENDING', attempts = attempts + 1, lease_until = $3, updated_at = $2
+      where id = $1 and status in ('QUEUED', 'PENDING') and (lease_until is null or lease_until <= $2)
+      returning ${entityColumns(this.#em, MessageEntity).selectList}`, [id, now, leaseUntil], { prepare: true });
+    return row ? fromSelected(row) : null;
+  }
+
   async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo?: number): Promise<MessagePage> {
     const [rows, total] = await Promise.all([
       limit > 0 ? this.#newestFirst(organizationId, filter, null, offset, limit) : Promise.resolve([]),
@@ -136,10 +144,10 @@ function conditionsOf(organizationId: string, filter: DeliveryLogFilter): { sql:
 }
 
 /** A raw row selected with the entity's property names as column aliases; timestamps may arrive as text. */
-type SelectedRow = Omit<Row, DateKey> & Record<DateKey, Date | string | null>;
+export type SelectedRow = Omit<Row, DateKey> & Record<DateKey, Date | string | null>;
 type DateKey = 'leaseUntil' | 'createdAt' | 'updatedAt' | 'sentAt' | 'deliveredAt' | 'failedAt';
 
-function fromSelected(row: SelectedRow): Message {
+export function fromSelected(row: SelectedRow): Message {
   return toMessage({
     ...row, leaseUntil: toDate(row.leaseUntil), createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)!,
     sentAt: toDate(row.sentAt), deliveredAt: toDate(row.deliveredAt), failedAt: toDate(row.failedAt),

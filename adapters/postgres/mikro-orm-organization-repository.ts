@@ -25,6 +25,11 @@ export class MikroOrmOrganizationRepository implements OrganizationRepository {
     const updated = await this.#em.nativeUpdate(OrganizationEntity, { id }, { ...changes, updatedAt: now });
     return updated === 0 ? null : this.findById(id);
   }
+
+  async setPaused(id: string, paused: boolean, now: Date): Promise<Organization | null> {
+    const updated = await this.#em.nativeUpdate(OrganizationEntity, { id }, { paused, updatedAt: now });
+    return updated === 0 ? null : this.findById(id);
+  }
 }
 
 export function toOrganization(row: Row): Organization {

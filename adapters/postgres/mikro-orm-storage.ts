@@ -20,6 +20,12 @@ import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
+import { SqlPaymentRepository } from './sql-payment-repository.ts';
+import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
+import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
+import { SqlPlatformReportRepository } from './sql-platform-report-repository.ts';
+import { SqlNotificationEventRepository } from './sql-notification-event-repository.ts';
+import { SqlEventTriggerRepository } from './sql-event-trigger-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -48,6 +54,12 @@ export class MikroOrmStorage implements Storage {
   get outboundEvents() { return new SqlOutboundEventRepository(this.#database.em()); }
   get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
   get contacts() { return new SqlContactRepository(this.#database.em()); }
+  get payments() { return new SqlPaymentRepository(this.#database.em()); }
+  get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
+  get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
+  get platformReports() { return new SqlPlatformReportRepository(this.#database.em()); }
+  get notificationEvents() { return new SqlNotificationEventRepository(this.#database.em()); }
+  get eventTriggers() { return new SqlEventTriggerRepository(this.#database.em()); }
   get jobs() { return new PgBossJobQueue(this.#boss); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -72,6 +84,12 @@ export class MikroOrmStorage implements Storage {
       outboundEvents: new SqlOutboundEventRepository(em),
       auditLog: new SqlAuditLogRepository(em),
       contacts: new SqlContactRepository(em),
+      payments: new SqlPaymentRepository(em),
+      invoices: new SqlInvoiceRepository(em),
+      billingReports: new SqlBillingReportRepository(em),
+      platformReports: new SqlPlatformReportRepository(em),
+      notificationEvents: new SqlNotificationEventRepository(em),
+      eventTriggers: new SqlEventTriggerRepository(em),
       jobs: new PgBossJobQueue(this.#boss, em),
     };
   }

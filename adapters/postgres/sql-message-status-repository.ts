@@ -2,8 +2,10 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { DeliveryStatus } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
 import type { MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
-import { MikroOrmMessageRepository } from './mikro-orm-message-repository.ts';
-import { sqlRows } from './sql-rows.ts';
+import type { MessagePatch } from '../../core/ports/message-repository.ts';
+import { MessageEntity } from './entities/message-entity.ts';
+import { fromSelected, MikroOrmMessageRepository, type SelectedRow } from './mikro-orm-message-repository.ts';
+import { entityColumns, sqlRows } from './sql-rows.ts';
 
 interface EventRow { id: string; message_id: string; organization_id: string; status: string; source: string; detail: string | null; created_at: Date | string }
 interface AttemptRow {
@@ -47,6 +49,31 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [a.id, a.messageId, a.attempt, a.provider, a.outcome, a.retryable, a.errorCode, a.errorMessage?.slice(0, 1000) ?? null, a.providerMessageId, a.durationMs, a.createdAt],
       { prepare: true });
+  }
+
+  /**
+   * One round trip for the three writes of an accepted attempt (data-modifying CTEs): the attempt row,
+   * the conditional PENDING -> patch update, and the status event built from the updated row.
+   * Prepared: the success patch always has the same fields, so the text is the same on every delivery.
+   */
+  async recordAcceptedAttempt(a: MessageAttempt, patch: MessagePatch, event: { id: string; source: string; createdAt: Date }): Promise<Message | null> {
+    const { columns, selectList } = entityColumns(this.#em, MessageEntity);
+    const params: unknown[] = [a.id, a.messageId, a.attempt, a.provider, a.outcome, a.retryable, a.errorCode, a.errorMessage?.slice(0, 1000) ?? null,
+      a.providerMessageId, a.durationMs, a.createdAt, event.id, event.source, event.createdAt];
+    const set = Object.entries(patch).filter(([, value]) => value !== undefined).map(([name, value]) => {
+      const column = columns.get(name);
+      if (!column) throw new Error(`messages has no column for ${name}`);
+      params.push(value);
+      return `${column} = $${params.length}`;
+    });
+    const [row] = await sqlRows<SelectedRow>(this.#em, `with attempt as (
+        insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, error_code, error_message, provider_message_id, duration_ms, created_at)
+        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)),
+      moved as (update messages set ${set.join(', ')} where id = $2 and status = 'PENDING' returning ${selectList}),
+      event as (insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at)
+        select $12, "id", "organizationId", "status", $13, "errorCode", $14 from moved)
+      select * from moved`, params, { prepare: true });
+    return row ? fromSelected(row) : null;
   }
 
   async listAttempts(messageId: string): Promise<MessageAttempt[]> {

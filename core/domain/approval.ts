@@ -16,3 +16,18 @@ export interface ApprovalRequest {
   comment: string | null;
   createdAt: Date;
 }
+
+/** A platform administrator's decision on a PENDING request. */
+export interface ApprovalDecision {
+  status: Exclude<ApprovalStatus, 'PENDING'>;
+  decidedByUserId: string;
+  decidedAt: Date;
+  comment: string | null;
+}
+
+export function approvalOutcomeView(a: ApprovalRequest) {
+  return {
+    id: a.id, kind: a.kind, subjectId: a.subjectId, status: a.status, comment: a.comment,
+    decidedAt: a.decidedAt?.toISOString() ?? null, createdAt: a.createdAt.toISOString(),
+  };
+}

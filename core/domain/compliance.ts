@@ -1,15 +1,20 @@
 import type { TemplateCategory } from './channel.ts';
+import { DEFAULT_RULE_LANGUAGE, rulesFor, type ComplianceSeverity } from './compliance-rules/index.ts';
+import { findMatch } from './compliance-rules/matchers.ts';
+
+export type { ComplianceSeverity } from './compliance-rules/index.ts';
 
 /** A risk score at or above this needs a platform administrator's approval (spec section 8). */
 export const APPROVAL_THRESHOLD = 30;
 
-export type ComplianceSeverity = 'low' | 'medium' | 'high';
+/** What each issue adds to the risk score (capped at 100): one high issue alone needs approval, a medium one needs company. */
+export const SEVERITY_WEIGHTS: Readonly<Record<ComplianceSeverity, number>> = { low: 10, medium: 20, high: 35 };
 
 export interface ComplianceIssue {
   ruleId: string;
   family: string;
   severity: ComplianceSeverity;
-  /** The text of the message that triggered the rule. */
+  /** The text of the message that triggered the rule ('' for a missing element such as an opt-out). */
   matchedText: string;
   explanation: string;
   suggestion: string;
@@ -23,56 +28,30 @@ export interface ComplianceResult {
 }
 
 /**
- * Rule-based content check (spam, phishing, sensitive health data, opt-out wording). The rule set
- * lives in data; this entry point is what templates, campaigns and POST /compliance/check-message
- * call. Pure: no I/O.
+ * Rule-based content check (spam, phishing, sensitive health data, opt-out wording). The rules are
+ * data (core/domain/compliance-rules/: common.ts plus one phrase file per language); this entry point
+ * is what templates, campaigns and POST /compliance/check-message call. Each rule reports at most one
+ * issue; the score is the sum of the issues' severity weights, capped at 100. `languages` picks the
+ * phrase lists (default English; a language without a list is checked with English). Pure: no I/O.
  */
-export function checkCompliance(message: string, category: TemplateCategory = 'MARKETING'): ComplianceResult {
+export function checkCompliance(message: string, category: TemplateCategory = 'MARKETING',
+  languages: readonly string[] = [DEFAULT_RULE_LANGUAGE]): ComplianceResult {
   const issues: ComplianceIssue[] = [];
-  const weights: Record<ComplianceSeverity, number> = { low: 10, medium: 20, high: 35 };
-  for (const rule of BASELINE_RULES) {
-    if (rule.categories && !rule.categories.includes(category)) continue;
-    const match = rule.pattern.exec(message);
-    const hit = rule.when === 'absent' ? match === null : match !== null;
+  const rules = rulesFor(languages).filter((rule) => !rule.categories || rule.categories.includes(category));
+  // Several languages may each have a rule with the same id: one issue per id. A 'present' rule hits
+  // when any language's version matches; an 'absent' one only when no version does (an opt-out in
+  // French satisfies the opt-out rule of a message checked in English and French).
+  for (const id of new Set(rules.map((rule) => rule.id))) {
+    const versions = rules.filter((rule) => rule.id === id);
+    const first = versions[0]!;
+    const matched = versions.map((rule) => findMatch(rule.matcher, message)).find((m) => m !== null) ?? null;
+    const hit = first.when === 'absent' ? matched === null : matched !== null;
     if (!hit) continue;
     issues.push({
-      ruleId: rule.id, family: rule.family, severity: rule.severity, matchedText: match?.[0] ?? '',
-      explanation: rule.explanation, suggestion: rule.suggestion,
+      ruleId: first.id, family: first.family, severity: first.severity, matchedText: first.when === 'absent' ? '' : (matched ?? ''),
+      explanation: first.explanation, suggestion: first.suggestion,
     });
   }
-  const riskScore = Math.min(100, issues.reduce((sum, issue) => sum + weights[issue.severity], 0));
+  const riskScore = Math.min(100, issues.reduce((sum, issue) => sum + SEVERITY_WEIGHTS[issue.severity], 0));
   return { riskScore, issues, requiresApproval: riskScore >= APPROVAL_THRESHOLD, category };
 }
-
-interface BaselineRule {
-  id: string;
-  family: string;
-  severity: ComplianceSeverity;
-  pattern: RegExp;
-  /** 'present' (default): the pattern matching is the issue; 'absent': its absence is. */
-  when?: 'present' | 'absent';
-  categories?: readonly TemplateCategory[];
-  explanation: string;
-  suggestion: string;
-}
-
-const BASELINE_RULES: readonly BaselineRule[] = [
-  {
-    id: 'phishing.pin-request', family: 'phishing', severity: 'high',
-    pattern: /\b(?:send|share|enter|confirm|reply with)\b[^.!?]{0,40}\b(?:pin|password|otp|passcode)\b/i,
-    explanation: 'Asks the recipient for a PIN, password or one-time code; legitimate senders never do.',
-    suggestion: 'Remove the request; tell recipients never to share their PIN.',
-  },
-  {
-    id: 'spam.winner', family: 'spam', severity: 'medium',
-    pattern: /\b(?:you have won|you've won|congratulations,? you|claim your prize)\b/i,
-    explanation: 'Prize-winning wording is typical of spam and scams.',
-    suggestion: 'Describe the actual offer plainly.',
-  },
-  {
-    id: 'opt-out.missing', family: 'opt-out', severity: 'low', when: 'absent', categories: ['MARKETING'],
-    pattern: /\b(?:stop|opt[ -]?out|unsubscribe)\b/i,
-    explanation: 'Marketing messages must tell recipients how to opt out.',
-    suggestion: 'Add "Reply STOP to opt out".',
-  },
-];

@@ -19,6 +19,10 @@ export interface AuditEntry {
 /** Append-only audit log of administrative actions, readable by platform administrators. */
 export interface AuditLogRepository {
   record(entry: AuditEntry): Promise<void>;
-  /** Newest first, at most `limit` (capped at 200), optionally for one organization. */
-  list(options: { limit: number; organizationId?: string; before?: Date }): Promise<AuditEntry[]>;
+  /**
+   * Newest first (time, then id), at most `limit` (capped at 200), optionally for one organization.
+   * `before` keeps entries older than that time; with `beforeId` too, also the entries of exactly that
+   * time whose id sorts before it (a keyset cursor that skips nothing when times tie).
+   */
+  list(options: { limit: number; organizationId?: string; before?: Date; beforeId?: string }): Promise<AuditEntry[]>;
 }

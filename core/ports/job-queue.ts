@@ -10,6 +10,12 @@ export const QUEUES = {
   deliveryStatusPoll: 'delivery-status-poll',
   /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
   webhookDispatch: 'webhook-dispatch',
+  /** One email to the owners per low-balance crossing, enqueued by the send path with the debit. */
+  lowBalanceAlert: 'low-balance-alert',
+  /** Monthly wallet statements (invoices), scheduled by the worker on the 1st. */
+  monthlyStatements: 'monthly-statements',
+  /** Next step of an event trigger after its message failed (fallback channel or retry), core/use-cases/events/trigger-steps.ts. */
+  triggerFallback: 'trigger-fallback',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

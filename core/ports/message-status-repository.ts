@@ -1,5 +1,6 @@
 import type { DeliveryStatus } from '../domain/channel.ts';
 import type { Message } from '../domain/message.ts';
+import type { MessagePatch } from './message-repository.ts';
 
 /** One status change of a message, for its history and for `message.status.updated` webhooks. */
 export interface MessageStatusEvent {
@@ -38,6 +39,13 @@ export interface MessageStatusRepository {
   /** Oldest first, at most 100. */
   listEvents(messageId: string): Promise<MessageStatusEvent[]>;
   recordAttempt(attempt: MessageAttempt): Promise<void>;
+  /**
+   * The hot path of a delivery, in one step: records the accepted `attempt`, applies `patch` to the
+   * message if it is still PENDING, and records the status event of the result (`event`; status and
+   * detail taken from the moved message). Returns the moved message, or null when it was no longer
+   * PENDING (the attempt is recorded either way; no event then).
+   */
+  recordAcceptedAttempt(attempt: MessageAttempt, patch: MessagePatch, event: { id: string; source: string; createdAt: Date }): Promise<Message | null>;
   /** Oldest first, at most 100. */
   listAttempts(messageId: string): Promise<MessageAttempt[]>;
 }

@@ -6,4 +6,6 @@ export interface OrganizationRepository {
   findById(id: string): Promise<Organization | null>;
   /** Applies the changes and returns the updated organization, or null when it does not exist. */
   update(id: string, changes: OrganizationChanges, now: Date): Promise<Organization | null>;
+  /** Pauses or resumes a tenant (platform administrators); null when it does not exist. */
+  setPaused(id: string, paused: boolean, now: Date): Promise<Organization | null>;
 }

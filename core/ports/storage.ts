@@ -15,6 +15,12 @@ import type { WalletRepository } from './wallet-repository.ts';
 import type { OutboundEventRepository } from './outbound-event-repository.ts';
 import type { AuditLogRepository } from './audit-log-repository.ts';
 import type { ContactRepository } from './contact-repository.ts';
+import type { PaymentRepository } from './payment-repository.ts';
+import type { InvoiceRepository } from './invoice-repository.ts';
+import type { BillingReportRepository } from './billing-report-repository.ts';
+import type { PlatformReportRepository } from './platform-report-repository.ts';
+import type { NotificationEventRepository } from './notification-event-repository.ts';
+import type { EventTriggerRepository } from './event-trigger-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -34,6 +40,12 @@ export interface Repositories {
   outboundEvents: OutboundEventRepository;
   auditLog: AuditLogRepository;
   contacts: ContactRepository;
+  payments: PaymentRepository;
+  invoices: InvoiceRepository;
+  billingReports: BillingReportRepository;
+  platformReports: PlatformReportRepository;
+  notificationEvents: NotificationEventRepository;
+  eventTriggers: EventTriggerRepository;
   jobs: JobQueue;
 }
 

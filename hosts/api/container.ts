@@ -13,9 +13,14 @@ import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
+import { bindComplianceModule } from './modules/compliance-module.ts';
+import { bindAdminModule } from './modules/admin-module.ts';
+import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
+import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
+import { bindBillingModule } from './modules/billing-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
 import type { RouteDefinition } from './route.ts';
@@ -36,6 +41,10 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindBillingModule,
+  bindComplianceModule,
+  bindAdminModule,
+  bindEventsModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */
@@ -50,7 +59,9 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
 /** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs and the dashboard. */
 export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = [], options: { webRoot?: string | null } = {}): Koa {
   const config = container.get(INFRA.config);
-  const routes = [...container.getAll(API.routes).flat(), ...extraRoutes];
+  // Writes made with an impersonation token are audited (docs/admin.md).
+  const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
+    container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
   return createApp({
     routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },

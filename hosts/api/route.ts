@@ -17,6 +17,8 @@ export interface UserPrincipal {
   userId: string;
   platformRole: PlatformRole | null;
   impersonatorId: string | null;
+  /** On an impersonation session: the one organization it opens. */
+  impersonatedOrganizationId?: string | null;
 }
 
 export interface TenantPrincipal {

@@ -1,5 +1,6 @@
 import type { AuthenticateApiKey } from '../../core/use-cases/api-keys/authenticate-api-key.ts';
 import type { AuthenticateSession } from '../../core/use-cases/auth/authenticate-session.ts';
+import type { RecordImpersonatedRequest } from '../../core/use-cases/admin/record-impersonated-request.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
 import { token } from '../tokens.ts';
@@ -10,4 +11,5 @@ export const API = {
   metrics: token<HttpMetrics>('api.metrics'),
   authenticateSession: token<AuthenticateSession>('api.AuthenticateSession'),
   authenticateApiKey: token<AuthenticateApiKey>('api.AuthenticateApiKey'),
+  recordImpersonatedRequest: token<RecordImpersonatedRequest>('api.RecordImpersonatedRequest'),
 } as const;

@@ -11,6 +11,12 @@ import { maintenanceHandler } from './maintenance-handler.ts';
 import { deliverMessageHandler } from './deliver-message-handler.ts';
 import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
 import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
+import type { EmailSender } from '../../core/ports/email-sender.ts';
+import { GenerateMonthlyStatements } from '../../core/use-cases/billing/generate-monthly-statements.ts';
+import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balance-alert.ts';
+import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-handlers.ts';
+import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
+import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -21,12 +27,13 @@ export const SCHEDULES = [
   { queue: QUEUES.maintenance, cron: '*/10 * * * *' },
   { queue: QUEUES.providerHealth, cron: '*/5 * * * *' },
   { queue: QUEUES.deliveryStatusPoll, cron: '* * * * *' },
+  { queue: QUEUES.monthlyStatements, cron: '15 0 1 * *' },
 ] as const;
 
 /** The worker host's composition root. */
-export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: MessagingOverrides = {}): Container {
+export function buildWorkerContainer(config: Config, logger: Logger, infra: Infrastructure, overrides: MessagingOverrides & { email?: EmailSender } = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  bindInfrastructure(container, config, logger, infra);
+  bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
   container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
   container.bind(WORKER.handlers).toResolvedValue((runtime, storage, apply) => deliveryStatusPollHandler(runtime, storage, apply, logger),
@@ -38,5 +45,15 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue(
     (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, () => storage.idempotency.purgeExpired(clock.now())),
     [INFRA.database, INFRA.clock, INFRA.storage]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => monthlyStatementsHandler(new GenerateMonthlyStatements({ storage, ids, clock }), logger),
+    [INFRA.storage, INFRA.ids, INFRA.clock]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, email) => lowBalanceAlertHandler(
+    new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
+  [INFRA.storage, INFRA.email]);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver) => triggerFallbackHandler(
+      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+      config.workerConcurrency),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
   return container;
 }

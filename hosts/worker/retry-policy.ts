@@ -35,4 +35,8 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   PROVIDER_UNAVAILABLE: 'retry',
   INTERNAL_ERROR: 'retry',
   SERVICE_UNAVAILABLE: 'retry',
+  PAYMENT_FAILED: 'fail',
+  PAYMENT_PENDING: 'retry',
+  EVENT_INACTIVE: 'fail',
+  RECIPIENT_UNREACHABLE: 'fail',
 };

@@ -17,18 +17,21 @@ export interface RunningWorker {
 export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[], logger: Logger): Promise<RunningWorker> {
   const ids: string[] = [];
   for (const handler of handlers) {
-    const id = await boss.work<Record<string, unknown>>(handler.queue, { batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true } as never, async (jobs) => {
-      const list = Array.isArray(jobs) ? jobs : [jobs];
-      await Promise.all(list.map(async (job: { id: string; data: Record<string, unknown> }) => {
-        try {
-          await handler.handle(job.data);
-        } catch (error) {
-          const permanent = isAppError(error) && !error.retryable && WORKER_POLICY_BY_CODE[error.code] === 'fail';
-          logger.warn({ queue: handler.queue, jobId: job.id, err: error, permanent }, 'job failed');
-          if (!permanent) throw error;
-        }
-      }));
-    });
+    const options = {
+      batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
+    } as const;
+    // Per-job results: one job's failure retries that job only, never the rest of its batch.
+    const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => Promise.all(jobs.map(async (job) => {
+      try {
+        await handler.handle(job.data);
+        return { id: job.id, status: 'completed' as const };
+      } catch (error) {
+        const permanent = isAppError(error) && !error.retryable && WORKER_POLICY_BY_CODE[error.code] === 'fail';
+        logger.warn({ queue: handler.queue, jobId: job.id, err: error, permanent }, 'job failed');
+        const reason = { message: error instanceof Error ? error.message : String(error), code: isAppError(error) ? error.code : null };
+        return { id: job.id, status: permanent ? 'completed' as const : 'failed' as const, output: reason };
+      }
+    })));
     ids.push(id);
   }
   logger.info({ queues: handlers.map((h) => h.queue) }, 'worker started');

@@ -45,14 +45,14 @@ export function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-/** Creates `nkra_bench` through a maintenance connection when missing; the test database is never touched. */
-export async function ensureBenchDatabase(serverUrl: string): Promise<string> {
+/** Creates `nkra_bench` (or `name`) through a maintenance connection when missing; the test database is never touched. */
+export async function ensureBenchDatabase(serverUrl: string, name: string = BENCH_DB): Promise<string> {
   const maintenance = await openDatabase({ databaseUrl: withDatabase(serverUrl, 'postgres'), poolSize: 1 });
   try {
-    const found = await maintenance.em().execute<{ n: number }[]>('select 1 as n from pg_database where datname = ?', [BENCH_DB]);
-    if (found.length === 0) await maintenance.em().execute(`create database ${BENCH_DB}`);
+    const found = await maintenance.em().execute<{ n: number }[]>('select 1 as n from pg_database where datname = ?', [name]);
+    if (found.length === 0) await maintenance.em().execute(`create database ${name}`);
   } finally { await maintenance.close(); }
-  return withDatabase(serverUrl, BENCH_DB);
+  return withDatabase(serverUrl, name);
 }
 
 /** The real API (buildApiContainer + buildApp) on PostgreSQL (`databaseUrl`) or on PGlite in a temp dir (null). */

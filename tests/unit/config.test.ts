@@ -60,3 +60,34 @@ describe('configuration from the environment', () => {
     expect(config.encryptionKey).to.equal('ab'.repeat(32));
   });
 });
+
+describe('configuration: billing', () => {
+  it('defaults to the sandbox gateway with the spec limits, presets and a GHS 10 alert threshold', async () => {
+    const config = await loadConfig({ DATA_DIR: await tempDir() });
+    expect(config.paymentGateway).to.equal('sandbox');
+    expect(config.topUpLimits).to.deep.equal({ min: 2_500, max: 5_000_000, presets: [2_500, 5_000, 10_000, 25_000, 50_000, 100_000] });
+    expect(config.lowBalanceThreshold).to.equal(1_000);
+    expect(config.paymentCallbackUrl).to.equal('http://localhost:3000/');
+  });
+
+  it('reads configured limits and the Paystack gateway', async () => {
+    const config = await loadConfig({
+      DATA_DIR: await tempDir(), PAYMENT_GATEWAY: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_abc', TOP_UP_MIN_GHS: '10', TOP_UP_MAX_GHS: '2000.50',
+      TOP_UP_PRESETS_GHS: '10, 20,2000.5', LOW_BALANCE_THRESHOLD_GHS: '0',
+    });
+    expect(config).to.deep.include({ paymentGateway: 'paystack', paystackSecretKey: 'sk_test_abc', lowBalanceThreshold: 0 });
+    expect(config.topUpLimits).to.deep.equal({ min: 1_000, max: 200_050, presets: [1_000, 2_000, 200_050] });
+  });
+
+  it('names each bad billing setting', async () => {
+    const dir = await tempDir();
+    expect(await problemsOf({ DATA_DIR: dir, PAYMENT_GATEWAY: 'paystack' })).to.deep.equal(['PAYSTACK_SECRET_KEY: is required with PAYMENT_GATEWAY=paystack']);
+    expect((await problemsOf({ DATA_DIR: dir, PAYSTACK_SECRET_KEY: 'pk_test_public' }))[0]).to.match(/^PAYSTACK_SECRET_KEY: /);
+    expect(await problemsOf({ DATA_DIR: dir, TOP_UP_MIN_GHS: '100', TOP_UP_MAX_GHS: '50' })).to.include('TOP_UP_MAX_GHS: must not be below TOP_UP_MIN_GHS');
+    expect(await problemsOf({ DATA_DIR: dir, TOP_UP_PRESETS_GHS: '10,25' })).to.include('TOP_UP_PRESETS_GHS: every preset must lie within TOP_UP_MIN_GHS and TOP_UP_MAX_GHS');
+    expect((await problemsOf({ DATA_DIR: dir, TOP_UP_MIN_GHS: '25.001' }))[0]).to.match(/^TOP_UP_MIN_GHS: /);
+    expect(await problemsOf({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: '0'.repeat(64), PAYMENT_GATEWAY: 'sandbox' }))
+      .to.deep.equal(['PAYMENT_GATEWAY: the sandbox gateway credits wallets without payment and is refused in production']);
+    expect((await loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: '0'.repeat(64) })).paymentGateway).to.equal('none');
+  });
+});

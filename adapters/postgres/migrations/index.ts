@@ -3,7 +3,9 @@ import { messaging } from './0002-messaging.ts';
 import { deliveryLogIndexes } from './0003-delivery-log-indexes.ts';
 import { providers } from './0004-providers.ts';
 import { outboxAuditContacts } from './0005-outbox-audit-contacts.ts';
+import { billing } from './0008-billing.ts';
+import { events } from './0007-events.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events];

@@ -15,6 +15,8 @@ export interface AuthenticatedSession {
   userId: string;
   platformRole: PlatformRole | null;
   impersonatorId: string | null;
+  /** On an impersonation session: the one organization it opens. */
+  impersonatedOrganizationId?: string | null;
   tenant: { organizationId: string; role: MemberRole } | null;
 }
 
@@ -35,9 +37,12 @@ export class AuthenticateSession {
     const claims = await this.#deps.sessions.verify(request.token);
     const user = await this.#deps.storage.users.findById(claims.userId);
     if (!user) throw new AppError('UNAUTHORIZED', 'Session user no longer exists');
+    // An impersonation session ends with the administrator's platform role.
+    if (claims.impersonatorId && user.platformRole !== 'PLATFORM_SUPER_ADMIN') throw new AppError('UNAUTHORIZED', 'Impersonation session is no longer valid');
     const session: AuthenticatedSession = {
       userId: user.id, platformRole: user.platformRole, impersonatorId: claims.impersonatorId ?? null, tenant: null,
     };
+    if (claims.impersonatorId) session.impersonatedOrganizationId = claims.organizationId ?? null;
     if (!request.permission) return session;
 
     const organizationId = request.organizationId?.trim();

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { crossedBelowThreshold } from '../../domain/low-balance.ts';
 import type { Message } from '../../domain/message.ts';
 import type { Organization } from '../../domain/organization.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -18,6 +19,8 @@ export interface AcceptDeps {
   clock: Clock;
   ids: IdGenerator;
   fraud: FraudLimits;
+  /** Pesewas; a debit crossing under it enqueues one owner alert (QUEUES.lowBalanceAlert). 0 or absent: off. */
+  lowBalanceThreshold?: number | undefined;
 }
 
 export interface AcceptOptions {
@@ -41,7 +44,16 @@ export interface Accepted {
  * which also makes the velocity counts exact for concurrent requests of one organization.
  */
 export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepared: readonly PreparedMessage[], options: AcceptOptions): Promise<Accepted> {
-  return deps.storage.transaction(async (tx) => {
+  return deps.storage.transaction((tx) => acceptMessagesIn(tx, deps, ctx, prepared, options));
+}
+
+/**
+ * `acceptMessages` inside a transaction the caller already holds, for use cases that record more
+ * rows with the messages (event triggers record the trigger and its step in the same transaction).
+ */
+export async function acceptMessagesIn(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, prepared: readonly PreparedMessage[],
+  options: AcceptOptions): Promise<Accepted> {
+  {
     const now = deps.clock.now();
     if (options.idempotency) {
       const { key, requestHash } = options.idempotency;
@@ -62,10 +74,13 @@ export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepare
     const messages = prepared.map((p, i) => toMessage(deps, ctx, p, verdicts[i] ?? null, now, live));
     const total = messages.reduce((sum, m) => sum + m.cost, 0);
     if (total > 0) {
-      await tx.wallets.update(ctx.organizationId, () => ({
+      const { entry } = await tx.wallets.update(ctx.organizationId, () => ({
         amount: -total, kind: 'DEBIT', reference: options.batchId,
         description: messages.length === 1 ? `${messages[0]!.channel} message ${messages[0]!.internalMessageId}` : `${messages.length} messages (batch ${options.batchId})`,
       }), now);
+      if (entry && crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) {
+        await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId: ctx.organizationId, balanceAfter: entry.balanceAfter });
+      }
     }
     await tx.messages.insertMany(messages);
     const deliverable = messages.filter((m) => m.status === 'QUEUED');
@@ -74,7 +89,7 @@ export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepare
     })));
     if (options.idempotency) await tx.idempotency.complete(ctx.organizationId, options.idempotency.key, messages.map((m) => m.id));
     return { messages, replayed: false };
-  });
+  }
 }
 
 interface Verdict { code: string; message: string }
@@ -115,7 +130,7 @@ function screenOne(p: PreparedMessage, suppressed: boolean, perRecipient: Map<st
   return null;
 }
 
-function toMessage(deps: AcceptDeps, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date, live: boolean): Message {
+function toMessage(deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date, live: boolean): Message {
   const id = deps.ids.next();
   return {
     id, organizationId: ctx.organizationId, internalMessageId: `msg_${id.replace(/-/g, '')}`, channel: p.channel,

@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
+import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 /** How far along a status is: a report may only move a message forward. */
 const RANK: Record<DeliveryStatus, number> = { QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3 };
@@ -43,6 +44,7 @@ export class ApplyDeliveryReport {
           amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} undelivered (${report.vendorStatus})`,
         }), now);
       }
+      if (report.status === 'FAILED') await scheduleTriggerFallback(tx, message.id);
       await tx.messageStatus.recordEvent({
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,

@@ -4,6 +4,7 @@ import type { ProviderDirectory, ProviderResult } from '../../ports/channel-prov
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -33,16 +34,14 @@ export class DeliverMessage {
 
   async execute(messageId: string): Promise<Message | null> {
     const { storage, clock } = this.#deps;
-    const current = await storage.messages.findForDelivery(messageId);
-    if (!current || FINAL_STATUSES.includes(current.status) || current.status === 'SENT') return current;
     const now = clock.now();
-    const claimed = await storage.messages.transition(messageId, ['QUEUED', 'PENDING'], {
-      status: 'PENDING', attempts: current.attempts + 1, leaseUntil: new Date(now.getTime() + this.#deps.leaseSeconds * 1000), updatedAt: now,
-    }, now);
+    // Claim first (one statement); only a message that cannot be claimed is read to find out why.
+    const claimed = await storage.messages.claimForDelivery(messageId, now, new Date(now.getTime() + this.#deps.leaseSeconds * 1000));
     if (!claimed) {
       const latest = await storage.messages.findForDelivery(messageId);
+      if (!latest || FINAL_STATUSES.includes(latest.status) || latest.status === 'SENT') return latest;
       // Another attempt holds the lease (alive, or killed mid-job): come back after it, never complete the job and strand the message.
-      if (latest?.status === 'QUEUED' || latest?.status === 'PENDING') {
+      if (latest.status === 'QUEUED' || latest.status === 'PENDING') {
         throw new AppError('CONFLICT', 'The message is being delivered by another attempt', { messageId, leaseUntil: latest.leaseUntil?.toISOString() ?? null }, { retryable: true });
       }
       return latest;
@@ -57,18 +56,22 @@ export class DeliverMessage {
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
         to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId,
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
-      await storage.messageStatus.recordAttempt({
-        id: this.#deps.ids.next(), messageId, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
+      const attempt = {
+        id: this.#deps.ids.next(), messageId, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' as const : 'FAILED' as const,
         retryable: !result.accepted && result.retryable, errorCode: result.accepted ? null : result.errorCode, errorMessage: result.accepted ? null : result.errorMessage,
         providerMessageId: result.accepted ? result.providerMessageId : null, durationMs: clock.now().getTime() - started, createdAt: clock.now(),
-      });
+      };
       if (result.accepted) {
         const at = clock.now();
-        return this.#record(await storage.messages.transition(messageId, ['PENDING'], {
+        // Attempt, transition and status event in one round trip: the hot path of every delivery.
+        const moved = await storage.messageStatus.recordAcceptedAttempt(attempt, {
           status: result.delivered ? 'DELIVERED' : 'SENT', provider: provider.name, providerMessageId: result.providerMessageId,
           errorCode: null, errorMessage: null, sentAt: at, deliveredAt: result.delivered ? at : null, leaseUntil: null, updatedAt: at,
-        }), `provider:${provider.name}`);
+        }, { id: this.#deps.ids.next(), source: `provider:${provider.name}`, createdAt: at });
+        if (moved) this.#deps.onStatusChange?.(moved);
+        return moved;
       }
+      await storage.messageStatus.recordAttempt(attempt);
       failures.push(result);
       if (!result.retryable) break;
     }
@@ -92,6 +95,7 @@ export class DeliverMessage {
           amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} failed (${errorCode})`,
         }), now);
       }
+      if (failed) await scheduleTriggerFallback(tx, message.id);
       return failed;
     });
   }

@@ -9,6 +9,7 @@ import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { acceptMessages } from './accept-messages.ts';
+import { AcceptCoalescer } from './accept-coalescer.ts';
 import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 
@@ -33,6 +34,8 @@ export interface SendDeps {
   secrets: Secrets;
   fraud: FraudLimits;
   deliverNow: DeliverNow;
+  /** Pesewas; see AcceptDeps.lowBalanceThreshold. */
+  lowBalanceThreshold?: number | undefined;
 }
 
 /**
@@ -42,13 +45,18 @@ export interface SendDeps {
  */
 export class SendMessage {
   readonly #deps: SendDeps;
-  constructor(deps: SendDeps) { this.#deps = deps; }
+  readonly #coalescer: AcceptCoalescer;
+  constructor(deps: SendDeps) { this.#deps = deps; this.#coalescer = new AcceptCoalescer(deps); }
 
   async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView>; queued: boolean; replayed: boolean }> {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const prepared = prepareMessage(input, template, await this.#deps.pricing.listActive());
     const { idempotencyKey, ...request } = input;
+    // Queued sends without an idempotency key are group-committed with their sender's concurrent sends.
+    if (input.async && !idempotencyKey) {
+      return { log: deliveryLogView(await this.#coalescer.accept(ctx, prepared)), queued: true, replayed: false };
+    }
     const batchId = this.#deps.ids.next();
     const accepted = await acceptMessages(this.#deps, ctx, [prepared], {
       async: input.async, batchId,

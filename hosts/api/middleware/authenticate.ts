@@ -38,6 +38,7 @@ export async function authenticate(ctx: Koa.Context, route: RouteDefinition, aut
     token: bearer, organizationId: ctx.get('x-organization-id'), permission: needsTenant ? route.permission : undefined,
   });
   const user: UserPrincipal = { userId: session.userId, platformRole: session.platformRole, impersonatorId: session.impersonatorId };
+  if (session.impersonatedOrganizationId !== undefined) user.impersonatedOrganizationId = session.impersonatedOrganizationId;
   if (route.auth === 'platform-admin') {
     if (session.impersonatorId) throw new AppError('FORBIDDEN', 'Exit impersonation to use administrator operations');
     if (session.platformRole !== 'PLATFORM_SUPER_ADMIN') throw new AppError('FORBIDDEN', 'Platform administrator access required');

@@ -1,0 +1,66 @@
+import type { Migration } from './migration.ts';
+
+/** Notification events, their triggers and the steps (messages) each trigger sent (docs/events.md). */
+export const events: Migration = {
+  id: '0007-events',
+  statements: [
+    `create table notification_events (
+      id text primary key,
+      organization_id text not null references organizations (id) on delete cascade,
+      name text not null,
+      slug text not null,
+      description text null,
+      channel_priority jsonb not null,
+      template_id text null,
+      retry_rules jsonb not null,
+      fallback_rules jsonb not null,
+      is_active boolean not null,
+      created_at timestamptz not null,
+      updated_at timestamptz not null
+    )`,
+    `create unique index notification_events_org_slug on notification_events (organization_id, slug)`,
+    `create index notification_events_org_created on notification_events (organization_id, created_at desc, id desc)`,
+    `create table event_triggers (
+      id text primary key,
+      organization_id text not null references organizations (id) on delete cascade,
+      event_id text not null references notification_events (id) on delete cascade,
+      event_slug text not null,
+      contact_id text null,
+      recipient_to text null,
+      variables jsonb not null,
+      country_code text not null,
+      template_id text null,
+      fallback_subject text not null,
+      plan jsonb not null,
+      unreachable jsonb not null,
+      retry_rules jsonb not null,
+      api_key_id text null,
+      user_id text null,
+      is_sandbox boolean not null,
+      state text not null,
+      current_step integer not null,
+      current_attempt integer not null,
+      current_message_id text null,
+      retry_at timestamptz null,
+      version integer not null,
+      created_at timestamptz not null,
+      updated_at timestamptz not null
+    )`,
+    `create index event_triggers_org_event_created on event_triggers (organization_id, event_id, created_at desc, id desc)`,
+    `create table event_trigger_steps (
+      id text primary key,
+      trigger_id text not null references event_triggers (id) on delete cascade,
+      organization_id text not null,
+      sequence integer not null,
+      channel text not null,
+      recipient text not null,
+      attempt integer not null,
+      message_id text null,
+      error_code text null,
+      error_message text null,
+      created_at timestamptz not null
+    )`,
+    `create unique index event_trigger_steps_trigger_sequence on event_trigger_steps (trigger_id, sequence)`,
+    `create unique index event_trigger_steps_message on event_trigger_steps (message_id) where message_id is not null`,
+  ],
+};

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import asyncio
+from typing import Any, List, Mapping, Optional, Sequence
+
+from .client import NkraClient
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail
+
+
+class AsyncNkraClient:
+    """The same client for asyncio code: each call runs the synchronous client in a worker thread
+    (``asyncio.to_thread``), so the event loop is never blocked. Same options, retries, idempotency
+    keys and errors as :class:`NkraClient`.
+    """
+
+    def __init__(self, api_key: str, base_url: str = "http://localhost:3000", **options: Any) -> None:
+        self._client = NkraClient(api_key, base_url=base_url, **options)
+
+    async def send(self, channel: str, to: str, body: Optional[str] = None, **options: Any) -> DeliveryLog:
+        return await asyncio.to_thread(self._client.send, channel, to, body, **options)
+
+    async def send_bulk(self, messages: Sequence[BulkMessageItem], **options: Any) -> List[DeliveryLog]:
+        return await asyncio.to_thread(self._client.send_bulk, messages, **options)
+
+    async def trigger_event(self, event: str, *, variables: Optional[Mapping[str, str]] = None, **options: Any) -> EventTrigger:
+        return await asyncio.to_thread(self._client.trigger_event, event, variables=variables, **options)
+
+    async def get_message(self, message_id: str, **options: Any) -> MessageDetail:
+        return await asyncio.to_thread(self._client.get_message, message_id, **options)

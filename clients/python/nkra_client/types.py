@@ -1,0 +1,89 @@
+"""Typed shapes of the API's inputs and results (spec sections 2 and 4)."""
+from __future__ import annotations
+
+import sys
+from typing import Dict, List, Optional
+
+if sys.version_info >= (3, 11):
+    from typing import Literal, NotRequired, TypedDict
+else:  # pragma: no cover - Python 3.9 / 3.10
+    from typing import Literal, TypedDict
+    try:
+        from typing_extensions import NotRequired  # type: ignore
+    except ImportError:  # stdlib only: NotRequired is a typing aid, Optional is close enough at runtime
+        NotRequired = Optional  # type: ignore
+
+Channel = Literal["SMS", "WHATSAPP", "EMAIL", "PUSH", "VOICE"]
+CHANNELS = ("SMS", "WHATSAPP", "EMAIL", "PUSH", "VOICE")
+DeliveryStatus = Literal["QUEUED", "PENDING", "SENT", "DELIVERED", "FAILED", "REJECTED"]
+TriggerStatus = Literal["PENDING", "SENT", "DELIVERED", "FAILED"]
+
+
+class DeliveryLog(TypedDict):
+    """The result of a send. ``cost`` is in GHS. ``errorCode`` is present on REJECTED and FAILED messages."""
+    id: str
+    internalMessageId: str
+    status: DeliveryStatus
+    channel: Channel
+    recipient: str
+    cost: float
+    segments: int
+    encoding: Optional[str]
+    isSandbox: bool
+    templateId: Optional[str]
+    provider: Optional[str]
+    attempts: int
+    createdAt: str
+    updatedAt: str
+    sentAt: Optional[str]
+    deliveredAt: Optional[str]
+    failedAt: Optional[str]
+    errorCode: NotRequired[str]
+    errorMessage: NotRequired[str]
+
+
+class MessageDetail(DeliveryLog):
+    subject: Optional[str]
+    body: str
+    attemptLog: List[Dict[str, object]]
+    statusHistory: List[Dict[str, object]]
+
+
+class BulkMessageItem(TypedDict, total=False):
+    channel: Channel
+    to: str
+    body: str
+    subject: str
+    variables: Dict[str, str]
+    senderId: str
+    templateId: str
+
+
+class TriggerStep(TypedDict):
+    sequence: int
+    channel: Channel
+    recipient: str
+    attempt: int
+    messageId: Optional[str]
+    status: Optional[str]
+    errorCode: Optional[str]
+    errorMessage: Optional[str]
+    at: str
+
+
+class EventTrigger(TypedDict):
+    id: str
+    event: str
+    eventId: str
+    contactId: Optional[str]
+    to: Optional[str]
+    status: TriggerStatus
+    channel: Optional[Channel]
+    plan: List[Channel]
+    unreachable: List[Dict[str, str]]
+    retryRules: Dict[str, float]
+    retryAt: Optional[str]
+    steps: List[TriggerStep]
+    deliveryLogs: List[DeliveryLog]
+    createdAt: str
+    updatedAt: str

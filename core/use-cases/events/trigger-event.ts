@@ -1,0 +1,110 @@
+import * as v from 'valibot';
+import { AppError } from '../../errors.ts';
+import { fields, parseInput } from '../../validation.ts';
+import { canonicalJson } from '../../domain/canonical-json.ts';
+import type { Contact } from '../../domain/contact.ts';
+import { EVENT_SLUG_PATTERN, type EventTrigger, type TriggerStep } from '../../domain/notification-event.ts';
+import { acceptMessagesIn } from '../messaging/accept-messages.ts';
+import { countryCodeSchema, idempotencyKeySchema, variablesSchema } from '../messaging/message-preparation.ts';
+import type { SendContext } from '../messaging/send-context.ts';
+import { deliverInline } from '../messaging/send-message.ts';
+import { isFinalFailure, takeNextStep, type TriggerDeps } from './trigger-steps.ts';
+import { EVENT_SLUG_MAX } from './event-schemas.ts';
+import { planChannels, prepareStep, reachOfAddress, reachOfContact, triggerVariables } from './trigger-plan.ts';
+import { loadTriggerView, type TriggerView } from './trigger-view.ts';
+
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Trigger keys live beside send keys in the organization's idempotency table, in their own namespace. */
+const IDEMPOTENCY_PREFIX = 'event-trigger:';
+
+/** Spec "Event trigger (request)", plus an optional countryCode (default GH) to read a local phone number in `to`. */
+export const TriggerEventInput = v.pipe(v.object({
+  event: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(EVENT_SLUG_MAX, `must be at most ${EVENT_SLUG_MAX} characters`),
+    v.regex(EVENT_SLUG_PATTERN, 'must be an event slug: lowercase letters, digits, dot, underscore and hyphen')),
+  to: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'is too long'))),
+  contactId: v.optional(fields.id()),
+  variables: variablesSchema,
+  countryCode: v.optional(countryCodeSchema, 'GH'),
+  idempotencyKey: idempotencyKeySchema,
+}), v.check((input) => input.to !== undefined || input.contactId !== undefined, 'to or contactId is required'));
+
+/**
+ * POST /events/trigger, and the library entry point to fire an event without HTTP.
+ *
+ * Finds the active event by slug (unknown -> NOT_FOUND, deactivated -> EVENT_INACTIVE), resolves
+ * the recipient (a contact of the organization, or the bare `to` read by its shape), plans the
+ * channels (docs/events.md), renders the event's template with the variables over the contact's
+ * fields, and sends the first channel through the send pipeline (screening, pricing, wallet debit,
+ * delivery), recording the trigger, its step and the message in one transaction. The message is
+ * delivered at once (like a synchronous send); when it fails at send time the fallback runs at once
+ * too (takeNextStep), when it fails later the worker's `trigger-fallback` job runs it.
+ * With an idempotencyKey the same request within 24 hours answers the same trigger (replayed);
+ * another body with the same key -> IDEMPOTENCY_KEY_REUSED.
+ */
+export class TriggerEvent {
+  readonly #deps: TriggerDeps;
+  constructor(deps: TriggerDeps) { this.#deps = deps; }
+
+  async execute(ctx: SendContext, raw: unknown): Promise<{ trigger: TriggerView; replayed: boolean }> {
+    const input = parseInput(TriggerEventInput, raw);
+    const { storage, clock, ids, secrets, pricing } = this.#deps;
+    const event = await storage.notificationEvents.findBySlug(ctx.organizationId, input.event);
+    if (!event) throw new AppError('NOT_FOUND', `No notification event with slug "${input.event}"`, { event: input.event });
+    if (!event.isActive) throw new AppError('EVENT_INACTIVE', `The notification event "${event.slug}" is deactivated`, { event: event.slug });
+    if (!event.templateId) {
+      throw new AppError('VALIDATION_ERROR', `event: "${event.slug}" has no template; link one with PATCH /events/{id}`,
+        { fieldErrors: { event: ['has no template; link one with PATCH /events/{id}'] }, formErrors: [] });
+    }
+    let contact: Contact | null = null;
+    if (input.contactId !== undefined) {
+      contact = await storage.contacts.findById(ctx.organizationId, input.contactId);
+      if (!contact) throw new AppError('NOT_FOUND', 'Contact not found', { contactId: input.contactId });
+    }
+    const reach = input.to !== undefined ? reachOfAddress(input.to, input.countryCode) : reachOfContact(contact!);
+    const { plan, unreachable } = planChannels(event, reach);
+    const template = await storage.templates.findById(ctx.organizationId, event.templateId);
+    const variables = triggerVariables(contact, input.variables);
+    const countryCode = contact && input.to === undefined ? contact.countryCode : input.countryCode;
+    const basis = { plan, templateId: event.templateId, variables, countryCode, fallbackSubject: event.name };
+    const prepared = prepareStep(basis, template, 0, await pricing.listActive());
+
+    const { idempotencyKey, ...request } = input;
+    const idempotency = idempotencyKey ? { key: `${IDEMPOTENCY_PREFIX}${idempotencyKey}`, requestHash: secrets.sha256(canonicalJson(request)) } : null;
+    const recorded = await storage.transaction(async (tx) => {
+      const now = clock.now();
+      if (idempotency) {
+        const claim = await tx.idempotency.claim(ctx.organizationId, idempotency.key, idempotency.requestHash, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
+        if (!claim.claimed) {
+          if (claim.requestHash !== idempotency.requestHash) {
+            throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey });
+          }
+          const earlier = claim.messageIds[0] ? await tx.eventTriggers.findById(ctx.organizationId, claim.messageIds[0]) : null;
+          if (!earlier) throw new AppError('CONFLICT', 'A trigger with this idempotencyKey is still being processed', { idempotencyKey }, { retryable: true });
+          return { replayed: true as const, trigger: earlier };
+        }
+      }
+      const accepted = await acceptMessagesIn(tx, this.#deps, ctx, [prepared], { async: !this.#deps.deliverNow, idempotency: null, batchId: ids.next() });
+      const message = accepted.messages[0]!;
+      const trigger: EventTrigger = {
+        id: ids.next(), organizationId: ctx.organizationId, eventId: event.id, eventSlug: event.slug, contactId: contact?.id ?? null, to: input.to ?? null,
+        ...basis, unreachable, retryRules: event.retryRules, apiKeyId: ctx.apiKeyId, userId: ctx.userId, isSandbox: ctx.isSandbox,
+        state: 'ACTIVE', currentStep: 0, currentAttempt: 1, currentMessageId: message.id, retryAt: null, version: 1, createdAt: now, updatedAt: now,
+      };
+      const step: TriggerStep = {
+        id: ids.next(), triggerId: trigger.id, organizationId: ctx.organizationId, sequence: 1, channel: message.channel, recipient: message.recipient,
+        attempt: 1, messageId: message.id, errorCode: null, errorMessage: null, createdAt: now,
+      };
+      await tx.eventTriggers.insert(trigger);
+      await tx.eventTriggers.insertStep(step);
+      if (idempotency) await tx.idempotency.complete(ctx.organizationId, idempotency.key, [trigger.id]);
+      return { replayed: false as const, trigger, message };
+    });
+    if (recorded.replayed) return { trigger: await loadTriggerView(storage, recorded.trigger), replayed: true };
+
+    let message = recorded.message;
+    if (message.status === 'QUEUED' && this.#deps.deliverNow) message = await deliverInline({ deliverNow: this.#deps.deliverNow, storage }, message);
+    if (isFinalFailure(message)) await takeNextStep(this.#deps, recorded.trigger.id, message.id);
+    const latest = (await storage.eventTriggers.findById(ctx.organizationId, recorded.trigger.id)) ?? recorded.trigger;
+    return { trigger: await loadTriggerView(storage, latest), replayed: false };
+  }
+}

@@ -1,0 +1,31 @@
+import type { Container } from 'inversify';
+import { DecideApproval } from '../../../core/use-cases/admin/decide-approval.ts';
+import { ExitImpersonation } from '../../../core/use-cases/admin/exit-impersonation.ts';
+import { GetPlatformRevenue } from '../../../core/use-cases/admin/get-platform-revenue.ts';
+import { ImpersonateTenant } from '../../../core/use-cases/admin/impersonate-tenant.ts';
+import { ListAuditLog } from '../../../core/use-cases/admin/list-audit-log.ts';
+import { ListPendingApprovals } from '../../../core/use-cases/admin/list-pending-approvals.ts';
+import { ListTenants } from '../../../core/use-cases/admin/list-tenants.ts';
+import { RecordImpersonatedRequest } from '../../../core/use-cases/admin/record-impersonated-request.ts';
+import { SetTenantPaused } from '../../../core/use-cases/admin/set-tenant-paused.ts';
+import { INFRA } from '../../tokens.ts';
+import { adminRoutes } from '../routes/admin-routes.ts';
+import { API } from '../tokens.ts';
+
+/** Platform administration: revenue, tenants, pause/resume, impersonation, approvals, audit log. */
+export function bindAdminModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue(
+    (config, storage, sessions, ids, clock) => adminRoutes({
+      getPlatformRevenue: new GetPlatformRevenue({ storage }),
+      listTenants: new ListTenants({ storage }),
+      setTenantPaused: new SetTenantPaused({ storage, ids, clock }),
+      impersonateTenant: new ImpersonateTenant({ storage, sessions, ids, clock }),
+      exitImpersonation: new ExitImpersonation({ storage, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds }),
+      listPendingApprovals: new ListPendingApprovals({ storage }),
+      decideApproval: new DecideApproval({ storage, ids, clock }),
+      listAuditLog: new ListAuditLog({ storage }),
+    }),
+    [INFRA.config, INFRA.storage, INFRA.sessions, INFRA.ids, INFRA.clock]).inSingletonScope();
+  container.bind(API.recordImpersonatedRequest).toResolvedValue(
+    (storage, ids, clock) => new RecordImpersonatedRequest({ storage, ids, clock }), [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+}

@@ -1,0 +1,28 @@
+import type { Container } from 'inversify';
+import { CreateEvent } from '../../../core/use-cases/events/create-event.ts';
+import { GetEvent } from '../../../core/use-cases/events/get-event.ts';
+import { GetTrigger } from '../../../core/use-cases/events/get-trigger.ts';
+import { ListEvents } from '../../../core/use-cases/events/list-events.ts';
+import { ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
+import { TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
+import { UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
+import { INFRA } from '../../tokens.ts';
+import { eventRoutes } from '../routes/event-routes.ts';
+import { API } from '../tokens.ts';
+
+/** Notification events and their triggers (sends go through the messaging pipeline). */
+export function bindEventsModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver, metrics, config) => eventRoutes({
+      createEvent: new CreateEvent({ storage, ids, clock }),
+      listEvents: new ListEvents({ storage }),
+      getEvent: new GetEvent({ storage }),
+      updateEvent: new UpdateEvent({ storage, ids, clock }),
+      triggerEvent: new TriggerEvent({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+      getTrigger: new GetTrigger({ storage }),
+      listEventTriggers: new ListEventTriggers({ storage }),
+      onSent: (channel, status) => metrics.sends.inc({ channel, status }),
+    }),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config]).inSingletonScope();
+}

@@ -1,0 +1,91 @@
+import { CreateEventInput, type CreateEvent } from '../../../core/use-cases/events/create-event.ts';
+import type { GetEvent } from '../../../core/use-cases/events/get-event.ts';
+import type { GetTrigger } from '../../../core/use-cases/events/get-trigger.ts';
+import { MAX_EVENTS_LISTED, type ListEvents } from '../../../core/use-cases/events/list-events.ts';
+import { ListEventTriggersInput, MAX_TRIGGERS_LISTED, type ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
+import { TriggerEventInput, type TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
+import { UpdateEventInput, type UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
+import { ok, requireTenant, type RouteDefinition } from '../route.ts';
+import { sendContext } from './message-routes.ts';
+
+export interface EventRouteDeps {
+  createEvent: CreateEvent;
+  listEvents: ListEvents;
+  getEvent: GetEvent;
+  updateEvent: UpdateEvent;
+  triggerEvent: TriggerEvent;
+  getTrigger: GetTrigger;
+  listEventTriggers: ListEventTriggers;
+  onSent?: (channel: string, status: string) => void;
+}
+
+const DENIED = {
+  401: 'UNAUTHORIZED (API keys are not accepted here)', 403: 'FORBIDDEN (not a member, or the role lacks the permission)',
+};
+
+/** Notification events (docs/events.md). */
+export function eventRoutes(deps: EventRouteDeps): RouteDefinition[] {
+  return [
+    {
+      method: 'GET', path: '/events', tag: 'Events', summary: 'The organization\'s notification events with their linked templates, newest first',
+      auth: 'tenant-or-api-key', permission: 'events:read', apiKeyScope: 'events:read',
+      responses: { 200: `Events (at most ${MAX_EVENTS_LISTED}), newest first, each with \`template\` (or null)`, 400: 'ORGANIZATION_REQUIRED',
+        401: 'UNAUTHORIZED', 403: 'FORBIDDEN (role lacks events:read, or the API key lacks the scope)' },
+      handler: async (input) => ok(await deps.listEvents.execute(requireTenant(input))),
+    },
+    {
+      method: 'POST', path: '/events', tag: 'Events', summary: 'Create a notification event',
+      auth: 'tenant', permission: 'events:write', body: CreateEventInput,
+      responses: { 201: 'The event with its linked template', 400: 'VALIDATION_ERROR (bad slug, unknown templateId, bad retryRules ...)', ...DENIED,
+        409: 'SLUG_EXISTS' },
+      handler: async (input) => ok(await deps.createEvent.execute(requireTenant(input), input.body), 201),
+    },
+    {
+      method: 'POST', path: '/events/trigger', tag: 'Events', summary: 'Trigger a notification event by slug, to `to` or `contactId`',
+      auth: 'tenant-or-api-key', permission: 'events:trigger', apiKeyScope: 'events:trigger', body: TriggerEventInput,
+      responses: {
+        201: 'The trigger: status, channel plan, steps and the delivery log of every message sent (fallbacks taken at send time included)',
+        400: 'VALIDATION_ERROR (neither to nor contactId, a malformed to, a missing template variable, an event without template)',
+        402: 'INSUFFICIENT_BALANCE', 404: 'NOT_FOUND (no event with this slug, or an unknown contactId)',
+        422: 'EVENT_INACTIVE, RECIPIENT_UNREACHABLE (no address for any of the event\'s channels), IDEMPOTENCY_KEY_REUSED or TEMPLATE_NOT_APPROVED',
+      },
+      handler: async (input) => {
+        const result = await deps.triggerEvent.execute(sendContext(input), input.body);
+        if (result.replayed) input.koa.set('Idempotent-Replayed', 'true');
+        else for (const log of result.trigger.deliveryLogs) deps.onSent?.(String(log['channel']), String(log['status']));
+        return ok(result.trigger, 201);
+      },
+    },
+    {
+      method: 'GET', path: '/events/triggers/:id', tag: 'Events', summary: 'One event trigger: status, steps and delivery logs',
+      auth: 'tenant', permission: 'events:read',
+      responses: { 200: 'The trigger', 400: 'ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND (unknown id, or a trigger of another organization)' },
+      handler: async (input) => ok(await deps.getTrigger.execute(requireTenant(input), input.params['id'] ?? '')),
+    },
+    {
+      method: 'GET', path: '/events/:id', tag: 'Events', summary: 'One notification event with its linked template',
+      auth: 'tenant', permission: 'events:read',
+      responses: { 200: 'The event', 400: 'ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND (unknown id, or an event of another organization)' },
+      handler: async (input) => ok(await deps.getEvent.execute(requireTenant(input), input.params['id'] ?? '')),
+    },
+    {
+      method: 'GET', path: '/events/:id/triggers', tag: 'Events', summary: 'An event\'s most recent triggers, newest first',
+      auth: 'tenant', permission: 'events:read', query: ListEventTriggersInput,
+      responses: { 200: `Triggers (at most ${MAX_TRIGGERS_LISTED}) with status and current channel`, 400: 'VALIDATION_ERROR (limit) or ORGANIZATION_REQUIRED',
+        ...DENIED, 404: 'NOT_FOUND (unknown event, or an event of another organization)' },
+      handler: async (input) => ok(await deps.listEventTriggers.execute(requireTenant(input), input.params['id'] ?? '', input.query)),
+    },
+    {
+      method: 'PATCH', path: '/events/:id', tag: 'Events', summary: 'Update a notification event (any field; isActive reactivates or deactivates)',
+      auth: 'tenant', permission: 'events:write', body: UpdateEventInput,
+      responses: { 200: 'The updated event', 400: 'VALIDATION_ERROR', ...DENIED, 404: 'NOT_FOUND', 409: 'SLUG_EXISTS' },
+      handler: async (input) => ok(await deps.updateEvent.execute(requireTenant(input), input.params['id'] ?? '', input.body)),
+    },
+    {
+      method: 'POST', path: '/events/:id/deactivate', tag: 'Events', summary: 'Deactivate a notification event (kept with its history; triggers answer EVENT_INACTIVE)',
+      auth: 'tenant', permission: 'events:write',
+      responses: { 200: 'The event, isActive false', 400: 'ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND' },
+      handler: async (input) => ok(await deps.updateEvent.deactivate(requireTenant(input), input.params['id'] ?? '')),
+    },
+  ];
+}

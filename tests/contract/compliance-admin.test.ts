@@ -1,0 +1,4 @@
+import { describeComplianceAdminContract } from './compliance-admin.contract.ts';
+import { storageImplementations } from './storage-implementations.ts';
+
+for (const implementation of await storageImplementations()) describeComplianceAdminContract(implementation.name, implementation.make);
