@@ -135,6 +135,10 @@ describe('E2E: the dashboard in a real browser', function () {
     await card.getByRole('textbox', { name: 'ref', exact: true }).fill('RX-1');
     await card.getByRole('button', { name: 'Trigger now' }).click();
     await card.getByText(/^Triggered/).waitFor();
+    if (server.routes.has('GET /events/{id}/triggers')) {
+      await card.getByRole('button', { name: 'Recent triggers' }).click();
+      await card.getByRole('row', { name: /\+233241234567/ }).waitFor();
+    }
     await screenshot(page, '06-event-editor');
   });
 

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
-import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
+import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Event = Record<string, unknown> & { id: string; name: string; slug: string };
 interface Template { id: string; name: string; channel: string; body: string; variables?: string[] }
@@ -106,16 +106,28 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
     setResult(await api.post<Record<string, unknown>>('/events/trigger', { event: event.slug, to: v.to, variables: v.variables, idempotencyKey: `dashboard-test-${Date.now()}` }));
   });
   const fb = (event['fallbackRules'] as { channels?: string[] } | null)?.channels ?? [];
+  const routes = useRoutes();
+  const canHistory = routes?.has('GET /events/{id}/triggers') ?? false;
+  const [showHistory, setShowHistory] = useState(false);
+  const history = useAsync(async () => (showHistory && canHistory ? asList<Record<string, unknown>>(await api.get(`/events/${encodeURIComponent(event.id)}/triggers?limit=20`)) : []), [showHistory, canHistory, result]);
   return (
     <article className="card event" aria-labelledby={`ev-${event.id}`}>
       <header className="row-between">
         <h3 id={`ev-${event.id}`}>{event.name} <code>{event.slug}</code> {event['isActive'] === false && <Badge value="inactive" />}</h3>
         <div className="actions">
           {onEdit && <button type="button" className="secondary" onClick={onEdit}>Edit</button>}
+          {canHistory && <button type="button" className="secondary" aria-expanded={showHistory} onClick={() => setShowHistory(!showHistory)}>Recent triggers</button>}
           <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>Trigger a test</button>
         </div>
       </header>
       <p>Channels: {((event['channelPriority'] as string[]) ?? []).join(' → ') || '—'}{fb.length ? `; fallback: ${fb.join(' → ')}` : ''} · Template: {linked?.name ?? '—'}</p>
+      {showHistory && (history.loading ? <Loading /> : history.error ? <ErrorBanner error={history.error} /> : (history.data?.length ?? 0) === 0 ? <p className="hint">Not triggered yet. Use “Trigger a test” or POST /events/trigger.</p> : (
+        <div className="table-wrap"><table>
+          <caption className="sr-only">Recent triggers of {event.slug}</caption>
+          <thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Channel</th></tr></thead>
+          <tbody>{history.data!.map((t, i) => <tr key={String(t['id'] ?? i)}><td><Time value={t['createdAt']} /></td><td>{str(t['to'] ?? t['contactId'])}</td><td><Badge value={t['status']} /></td><td>{str(t['channel'])}</td></tr>)}</tbody>
+        </table></div>
+      ))}
       {open && (
         <form onSubmit={onTrigger} noValidate aria-label={`Trigger ${event.slug}`}>
           <ErrorBanner error={form.error} shownFields={['to', 'variables']} />
