@@ -1,11 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { api } from './api.ts';
 import { Link, match, navigate, useLocation } from './router.tsx';
 import { useSession } from './session.tsx';
 import { Loading, Notice, toApiError } from './ui.tsx';
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from './pages/auth.tsx';
 import { OnboardingPage } from './pages/onboarding.tsx';
-import { OverviewPage } from './pages/overview.tsx';
 import { SendPage } from './pages/send.tsx';
 import { LogDetailPage, LogsPage } from './pages/logs.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
@@ -15,10 +14,14 @@ import { SegmentsPage } from './pages/segments.tsx';
 import { CampaignsPage } from './pages/campaigns.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
-import { BillingPage, PaymentReturnPage } from './pages/billing.tsx';
 import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
 import { AdminApprovalsPage, AdminProvidersPage, AdminRevenuePage, AdminTenantsPage } from './pages/admin.tsx';
+
+// The two chart pages load recharts (most of the bundle) on demand.
+const OverviewPage = lazy(() => import('./pages/overview.tsx').then((m) => ({ default: m.OverviewPage })));
+const BillingPage = lazy(() => import('./pages/billing.tsx').then((m) => ({ default: m.BillingPage })));
+const PaymentReturnPage = lazy(() => import('./pages/billing.tsx').then((m) => ({ default: m.PaymentReturnPage })));
 
 interface NavItem { to: string; label: string; admin?: boolean }
 const TENANT_NAV: NavItem[] = [
@@ -105,7 +108,7 @@ function Shell({ path }: { path: string }): ReactNode {
           )}
         </nav>
         <main id="main">
-          {needsOrg ? <Notice kind="warning">You do not belong to an organization yet. Ask an owner to invite you{session.isAdmin ? ', or use the platform pages' : ''}.</Notice> : content}
+          {needsOrg ? <Notice kind="warning">You do not belong to an organization yet. Ask an owner to invite you{session.isAdmin ? ', or use the platform pages' : ''}.</Notice> : <Suspense fallback={<Loading />}>{content}</Suspense>}
         </main>
       </div>
     </div>
