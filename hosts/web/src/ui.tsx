@@ -142,10 +142,16 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
 }
 
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }): ReactNode {
-  useEffect(() => { document.title = `${title} · Nkra`; }, [title]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A new page moves focus to its heading, so keyboard and screen-reader users start at the content
+  // (here rather than on the route change: lazily loaded pages mount later).
+  useEffect(() => {
+    document.title = `${title} · Nkra`;
+    heading.current?.focus({ preventScroll: true });
+  }, [title]);
   return (
     <section className="page" aria-labelledby="page-title">
-      <header className="page-header"><h1 id="page-title" tabIndex={-1}>{title}</h1>{actions}</header>
+      <header className="page-header"><h1 id="page-title" ref={heading} tabIndex={-1}>{title}</h1>{actions}</header>
       {children}
     </section>
   );
