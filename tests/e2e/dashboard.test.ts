@@ -356,6 +356,38 @@ describe('E2E: the dashboard in a real browser', function () {
     } finally { await phone.context.close(); }
   });
 
+  it('opens every page of the menu without an error, each with its heading (tenant and platform administrator)', async () => {
+    const pages: Array<[string, string | RegExp]> = [
+      ['/app', 'Overview'], ['/app/send', 'Send a message'], ['/app/logs', 'Delivery logs'], ['/app/templates', 'Templates'],
+      ['/app/events', 'Notification events'], ['/app/contacts', 'Contacts'], ['/app/segments', 'Segments'], ['/app/campaigns', 'Campaigns'],
+      ['/app/api-keys', 'API keys'], ['/app/webhooks', 'Webhooks'], ['/app/billing', 'Billing'], ['/app/compliance', 'Compliance'],
+      ['/app/team', 'Team'], ['/app/onboarding', 'Organization settings'], ['/app/nowhere', 'Page not found'],
+    ];
+    for (const [path, heading] of pages) {
+      await go(path, heading);
+      await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+      expect(await page.locator('[role=alert].banner.error').count(), `error banner on ${path}`).to.equal(0);
+    }
+    await screenshot(page, '22-team');
+    await go('/app/compliance', 'Compliance');
+    await screenshot(page, '23-compliance');
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      for (const name of ['Tenants', 'Revenue', 'Approvals', 'Providers']) {
+        await admin.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+        await admin.page.getByRole('heading', { level: 1, name }).waitFor();
+        await admin.page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+        expect(await admin.page.locator('[role=alert].banner.error').count(), `error banner on ${name}`).to.equal(0);
+        if (name === 'Revenue' || name === 'Tenants') await screenshot(admin.page, `24-admin-${name.toLowerCase()}`);
+      }
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+  });
+
   // Last: a campaign run works the worker hardest; a stall there cannot hide the other steps' results.
   it('creates a campaign, estimates it, sends it and follows its progress to the end', async function () {
     this.timeout(90_000);
