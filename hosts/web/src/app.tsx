@@ -84,6 +84,8 @@ function Shell({ path }: { path: string }): ReactNode {
   }
   if (!content) content = <section className="page"><h1 id="page-title" tabIndex={-1}>Page not found</h1><p>No page lives at <code>{path}</code>. <Link to="/app">Back to the overview</Link>.</p></section>;
   const needsOrg = !session.organizationId && !path.startsWith('/app/admin');
+  // A platform administrator without an organization starts on the platform pages.
+  useEffect(() => { if (needsOrg && session.isAdmin && path === '/app') navigate('/app/admin/tenants', { replace: true }); }, [needsOrg, session.isAdmin, path]);
   return (
     <div className={`shell${session.impersonating ? ' impersonating' : ''}`}>
       <a className="skip-link" href="#main">Skip to content</a>
@@ -98,7 +100,7 @@ function Shell({ path }: { path: string }): ReactNode {
       <div className="body">
         <nav id="sidenav" className={menuOpen ? 'open' : ''} aria-label="Main">
           <ul>
-            {TENANT_NAV.map((item) => <li key={item.to}><Link to={item.to} aria-current={path === item.to ? 'page' : undefined}>{item.label}</Link></li>)}
+            {(session.organizationId ? TENANT_NAV : []).map((item) => <li key={item.to}><Link to={item.to} aria-current={path === item.to ? 'page' : undefined}>{item.label}</Link></li>)}
           </ul>
           {session.isAdmin && !session.impersonating && (
             <>
