@@ -39,6 +39,8 @@ export interface Config {
   providersFile: string | undefined;
   providerTimeoutMs: number;
   databasePoolSize: number;
+  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: webhook URLs may point at private addresses (development and tests only). */
+  webhookAllowPrivateAddresses: boolean;
   /** Billing (docs/billing.md): the payment gateway, top-up limits in pesewas, the low-balance alert threshold in pesewas (0: off). */
   paymentGateway: 'sandbox' | 'paystack' | 'none';
   paystackSecretKey: string | undefined;
@@ -84,6 +86,7 @@ const EnvSchema = v.object({
   PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'paystack', 'none'], 'must be sandbox, paystack or none')),
   PAYSTACK_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^sk_(test|live)_\S+$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'))),
   PAYSTACK_BASE_URL: v.optional(v.pipe(v.string(), v.url('must be a URL')), 'https://api.paystack.co'),
@@ -117,7 +120,8 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
   let jwtSecret = e.JWT_SECRET;
   let encryptionKey = e.ENCRYPTION_KEY;
   if (e.NODE_ENV === 'production') {
-    const missing = [!jwtSecret && 'JWT_SECRET: is required in production', !encryptionKey && 'ENCRYPTION_KEY: is required in production'].filter((x): x is string => Boolean(x));
+    const missing = [!jwtSecret && 'JWT_SECRET: is required in production', !encryptionKey && 'ENCRYPTION_KEY: is required in production',
+      e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' && 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES: must not be true in production (webhooks could reach internal services)'].filter((x): x is string => Boolean(x));
     if (missing.length > 0) throw new ConfigError(missing);
   } else if (!jwtSecret || !encryptionKey) {
     const kept = await keptSecrets(dataDir);
@@ -137,6 +141,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
+    webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
   };
 }
 

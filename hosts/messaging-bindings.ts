@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { ProviderRuntime } from './provider-runtime.ts';
 import { INFRA, token } from './tokens.ts';
+import { bindWebhooks, WEBHOOKS } from './webhook-bindings.ts';
 
 export const MESSAGING = {
   providerRepository: token<ProviderRepository>('messaging.ProviderRepository'),
@@ -37,6 +38,7 @@ export interface MessagingOverrides {
  * the container, call `loadProviders(container)` so the runtime holds the configured vendor adapters.
  */
 export function bindMessaging(container: Container, config: Config, logger: Logger, overrides: MessagingOverrides = {}): void {
+  bindWebhooks(container, config);
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
   if (overrides.runtime) container.bind(MESSAGING.runtime).toConstantValue(overrides.runtime);
@@ -50,11 +52,11 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.checkProviderHealth).toResolvedValue((providers, runtime, ids, clock) => new CheckProviderHealth({
     providers, ids, clock, run: (id) => runtime.runHealthCheck(id), onChecked: (id, ok) => runtime.directory.setHealth(id, ok),
   }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock]).inSingletonScope();
-  container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids) => new ApplyDeliveryReport({ storage, clock, ids }),
-    [INFRA.storage, INFRA.clock, INFRA.ids]).inSingletonScope();
+  container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids, webhooks) => new ApplyDeliveryReport({ storage, clock, ids, webhooks }),
+    [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids) => new DeliverMessage({ storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60 }),
-    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids]).inSingletonScope();
+    (storage, providers, clock, ids, webhooks) => new DeliverMessage({ storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60, webhooks }),
+    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */

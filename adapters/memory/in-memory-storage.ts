@@ -18,6 +18,9 @@ import { InMemoryTemplateRepository } from './in-memory-template-repository.ts';
 import { InMemoryOutboundEventRepository } from './in-memory-outbound-event-repository.ts';
 import { InMemoryAuditLogRepository } from './in-memory-audit-log-repository.ts';
 import { InMemoryContactRepository } from './in-memory-contact-repository.ts';
+import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.ts';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery-repository.ts';
+import { InMemoryAnalyticsRepository } from './in-memory-analytics-repository.ts';
 import { InMemoryPaymentRepository } from './in-memory-payment-repository.ts';
 import { InMemoryInvoiceRepository } from './in-memory-invoice-repository.ts';
 import { InMemoryBillingReportRepository } from './in-memory-billing-report-repository.ts';
@@ -34,6 +37,7 @@ export class InMemoryStorage implements Storage {
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
+  readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
   readonly payments; readonly invoices; readonly billingReports;
   readonly platformReports;
   readonly notificationEvents; readonly eventTriggers;
@@ -57,6 +61,9 @@ export class InMemoryStorage implements Storage {
     this.outboundEvents = new InMemoryOutboundEventRepository(this.state);
     this.auditLog = new InMemoryAuditLogRepository(this.state);
     this.contacts = new InMemoryContactRepository(this.state);
+    this.webhookEndpoints = new InMemoryWebhookEndpointRepository(this.state);
+    this.webhookDeliveries = new InMemoryWebhookDeliveryRepository(this.state);
+    this.analytics = new InMemoryAnalyticsRepository(this.state);
     this.payments = new InMemoryPaymentRepository(this.state);
     this.invoices = new InMemoryInvoiceRepository(this.state);
     this.billingReports = new InMemoryBillingReportRepository(this.state);

@@ -12,6 +12,7 @@ import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/messag
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
 import type { Contact } from '../../core/domain/contact.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../../core/domain/webhook.ts';
 import type { Payment } from '../../core/domain/payment.ts';
 import type { Invoice } from '../../core/domain/invoice.ts';
 import type { EventTrigger, NotificationEvent, TriggerStep } from '../../core/domain/notification-event.ts';
@@ -43,6 +44,8 @@ export class MemoryState {
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
   contacts = new Map<string, Contact>();
+  webhookEndpoints = new Map<string, WebhookEndpoint>();
+  webhookDeliveries = new Map<string, WebhookDelivery>();
   payments = new Map<string, Payment>();
   invoices = new Map<string, Invoice>();
   notificationEvents = new Map<string, NotificationEvent>();

@@ -20,6 +20,9 @@ import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
+import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository.ts';
+import { SqlWebhookDeliveryRepository } from './sql-webhook-delivery-repository.ts';
+import { SqlAnalyticsRepository } from './sql-analytics-repository.ts';
 import { SqlPaymentRepository } from './sql-payment-repository.ts';
 import { SqlInvoiceRepository } from './sql-invoice-repository.ts';
 import { SqlBillingReportRepository } from './sql-billing-report-repository.ts';
@@ -54,6 +57,9 @@ export class MikroOrmStorage implements Storage {
   get outboundEvents() { return new SqlOutboundEventRepository(this.#database.em()); }
   get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
   get contacts() { return new SqlContactRepository(this.#database.em()); }
+  get webhookEndpoints() { return new SqlWebhookEndpointRepository(this.#database.em()); }
+  get webhookDeliveries() { return new SqlWebhookDeliveryRepository(this.#database.em()); }
+  get analytics() { return new SqlAnalyticsRepository(this.#database.em()); }
   get payments() { return new SqlPaymentRepository(this.#database.em()); }
   get invoices() { return new SqlInvoiceRepository(this.#database.em()); }
   get billingReports() { return new SqlBillingReportRepository(this.#database.em()); }
@@ -84,6 +90,9 @@ export class MikroOrmStorage implements Storage {
       outboundEvents: new SqlOutboundEventRepository(em),
       auditLog: new SqlAuditLogRepository(em),
       contacts: new SqlContactRepository(em),
+      webhookEndpoints: new SqlWebhookEndpointRepository(em),
+      webhookDeliveries: new SqlWebhookDeliveryRepository(em),
+      analytics: new SqlAnalyticsRepository(em),
       payments: new SqlPaymentRepository(em),
       invoices: new SqlInvoiceRepository(em),
       billingReports: new SqlBillingReportRepository(em),

@@ -2,6 +2,13 @@ import { PgBoss, fromPglite } from 'pg-boss';
 import type { Database } from '../postgres/database.ts';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 
+/**
+ * Queues whose jobs wake workers by LISTEN/NOTIFY (PostgreSQL only; PGlite polls): webhook deliveries
+ * chain two jobs (dispatch, then one per endpoint), and two polling intervals would eat the
+ * event-to-first-attempt budget (docs/webhooks.md).
+ */
+const NOTIFY_QUEUES: readonly string[] = [QUEUES.webhookDispatch, QUEUES.webhookDeliver];
+
 export interface BossOptions {
   /** Run pg-boss maintenance (archiving, scheduling) in this process. Off for API-only processes. */
   supervise: boolean;
@@ -15,11 +22,13 @@ export interface BossOptions {
 export async function startBoss(database: Database, options: BossOptions): Promise<PgBoss> {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', supervise: options.supervise, schedule: options.schedule } as never)
-    : new PgBoss({ connectionString: database.databaseUrl ?? '', max: 4, supervise: options.supervise, schedule: options.schedule, connectionTimeoutMillis: 5_000 } as never);
+    : new PgBoss({ connectionString: database.databaseUrl ?? '', max: 4, supervise: options.supervise, schedule: options.schedule, connectionTimeoutMillis: 5_000,
+      useListenNotify: true } as never); // wakes workers of NOTIFY_QUEUES at once instead of at their next poll
   boss.on('error', () => undefined); // surfaced through health checks and job failures; see hosts for logging
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { retryLimit: 8, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300 });
+    await boss.createQueue(name, { retryLimit: 8, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300, notify: NOTIFY_QUEUES.includes(name) });
+    if (NOTIFY_QUEUES.includes(name)) await boss.updateQueue(name, { notify: true } as never); // queues created before notify existed
   }
   return boss;
 }

@@ -10,6 +10,8 @@ export const QUEUES = {
   deliveryStatusPoll: 'delivery-status-poll',
   /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
   webhookDispatch: 'webhook-dispatch',
+  /** One attempt of one webhook delivery ({ deliveryId, organizationId }); retries are scheduled by the handler itself. */
+  webhookDeliver: 'webhook-deliver',
   /** One email to the owners per low-balance crossing, enqueued by the send path with the debit. */
   lowBalanceAlert: 'low-balance-alert',
   /** Monthly wallet statements (invoices), scheduled by the worker on the 1st. */

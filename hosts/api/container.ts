@@ -23,6 +23,8 @@ import { bindSystemModule } from './modules/system-module.ts';
 import { bindBillingModule } from './modules/billing-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
+import { bindWebhooksModule } from './modules/webhooks-module.ts';
+import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -41,6 +43,8 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
+  bindWebhooksModule,
+  bindAnalyticsModule,
   bindBillingModule,
   bindComplianceModule,
   bindAdminModule,

@@ -18,7 +18,7 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
   const ids: string[] = [];
   for (const handler of handlers) {
     const options = {
-      batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
+      batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
     } as const;
     // Per-job results: one job's failure retries that job only, never the rest of its batch.
     const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => Promise.all(jobs.map(async (job) => {

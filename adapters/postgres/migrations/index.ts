@@ -5,7 +5,8 @@ import { providers } from './0004-providers.ts';
 import { outboxAuditContacts } from './0005-outbox-audit-contacts.ts';
 import { billing } from './0008-billing.ts';
 import { events } from './0007-events.ts';
+import { webhooksAnalytics } from './0010-webhooks-analytics.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics];

@@ -4,6 +4,9 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
+import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import { messageStatusEventData } from '../../domain/webhook.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 /** How far along a status is: a report may only move a message forward. */
@@ -14,6 +17,8 @@ export interface ApplyDeliveryReportDeps {
   clock: Clock;
   ids: IdGenerator;
   onStatusChange?: (message: Message) => void;
+  /** When given, every change is published as a message.status.updated event for organizations with subscribers. */
+  webhooks?: WebhookSubscriptions;
 }
 
 /**
@@ -31,10 +36,13 @@ export class ApplyDeliveryReport {
     const { storage, clock, ids } = this.#deps;
     const message = await storage.messageStatus.findByProviderRef(provider, report.providerMessageId);
     if (!message || RANK[report.status] <= RANK[message.status]) return null;
+    const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(message.organizationId, 'message.status.updated') : false;
     const changed = await storage.transaction(async (tx) => {
       const now = clock.now();
       const at = report.occurredAt ?? now;
       const from: DeliveryStatus[] = (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[report.status]);
+      // Wallet row first when a refund may follow, as the send path does: the transition also locks analytics counter rows (migration 0010).
+      if (report.status === 'FAILED' && message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
       const updated = await tx.messages.transition(message.id, from, report.status === 'FAILED'
         ? { status: 'FAILED', errorCode: report.errorCode ?? 'UNDELIVERED', errorMessage: `Provider reported ${report.vendorStatus}`, failedAt: at, cost: 0, updatedAt: now }
         : report.status === 'DELIVERED' ? { status: 'DELIVERED', deliveredAt: at, updatedAt: now } : { status: 'SENT', sentAt: at, updatedAt: now });
@@ -49,6 +57,9 @@ export class ApplyDeliveryReport {
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,
       });
+      if (publish) {
+        await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(updated), occurredAt: now });
+      }
       return updated;
     });
     if (changed) this.#deps.onStatusChange?.(changed);

@@ -4,6 +4,9 @@ import type { ProviderDirectory, ProviderResult } from '../../ports/channel-prov
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import { messageStatusEventData } from '../../domain/webhook.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 export interface DeliverMessageDeps {
@@ -17,6 +20,8 @@ export interface DeliverMessageDeps {
   leaseSeconds: number;
   /** Told about every status change (metrics, webhooks). */
   onStatusChange?: (message: Message) => void;
+  /** When given, every status change is published as a message.status.updated event for organizations with subscribers. */
+  webhooks?: WebhookSubscriptions;
 }
 
 /**
@@ -64,10 +69,18 @@ export class DeliverMessage {
       if (result.accepted) {
         const at = clock.now();
         // Attempt, transition and status event in one round trip: the hot path of every delivery.
-        const moved = await storage.messageStatus.recordAcceptedAttempt(attempt, {
+        const record = (repositories: Pick<Storage, 'messageStatus'>) => repositories.messageStatus.recordAcceptedAttempt(attempt, {
           status: result.delivered ? 'DELIVERED' : 'SENT', provider: provider.name, providerMessageId: result.providerMessageId,
           errorCode: null, errorMessage: null, sentAt: at, deliveredAt: result.delivered ? at : null, leaseUntil: null, updatedAt: at,
         }, { id: this.#deps.ids.next(), source: `provider:${provider.name}`, createdAt: at });
+        // With a subscribed webhook endpoint, the message.status.updated event commits with the change; otherwise one round trip as before.
+        const moved = await this.#subscribed(claimed.organizationId)
+          ? await storage.transaction(async (tx) => {
+            const changed = await record(tx);
+            if (changed) await publishOutboundEvent(tx, this.#statusUpdated(changed, at));
+            return changed;
+          })
+          : await record(storage);
         if (moved) this.#deps.onStatusChange?.(moved);
         return moved;
       }
@@ -87,6 +100,8 @@ export class DeliverMessage {
     const { storage, clock } = this.#deps;
     return storage.transaction(async (tx) => {
       const now = clock.now();
+      // Wallet row first, as the send path does: the transition below also locks analytics counter rows (migration 0010).
+      if (message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
       const failed = await tx.messages.transition(message.id, ['PENDING'], {
         status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now, provider,
       });
@@ -103,11 +118,30 @@ export class DeliverMessage {
   /** Records the status change in the message's history (the source of message.status.updated events). */
   async #record(message: Message | null, source: string): Promise<Message | null> {
     if (!message) return message;
-    await this.#deps.storage.messageStatus.recordEvent({
-      id: this.#deps.ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
-      detail: message.errorCode, createdAt: this.#deps.clock.now(),
-    });
+    const { storage, ids, clock } = this.#deps;
+    const statusEvent = {
+      id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
+      detail: message.errorCode, createdAt: clock.now(),
+    };
+    // Only organizations with a subscribed endpoint pay for the outbox row (cached lookup: no statement otherwise).
+    if (await this.#subscribed(message.organizationId)) {
+      await storage.transaction(async (tx) => {
+        await tx.messageStatus.recordEvent(statusEvent);
+        await publishOutboundEvent(tx, this.#statusUpdated(message, statusEvent.createdAt));
+      });
+    } else {
+      await storage.messageStatus.recordEvent(statusEvent);
+    }
     this.#deps.onStatusChange?.(message);
     return message;
+  }
+
+  /** Whether the organization has an endpoint for message.status.updated (cached: no statement for most deliveries). */
+  async #subscribed(organizationId: string): Promise<boolean> {
+    return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
+  }
+
+  #statusUpdated(message: Message, occurredAt: Date) {
+    return { id: this.#deps.ids.next(), organizationId: message.organizationId, kind: 'message.status.updated' as const, data: messageStatusEventData(message), occurredAt };
   }
 }

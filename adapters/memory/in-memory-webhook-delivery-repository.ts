@@ -1,0 +1,32 @@
+import type { WebhookDelivery } from '../../core/domain/webhook.ts';
+import type { WebhookDeliveryRepository } from '../../core/ports/webhook-delivery-repository.ts';
+import { copy, type MemoryState } from './memory-state.ts';
+
+export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  readonly #state: MemoryState;
+  constructor(state: MemoryState) { this.#state = state; }
+
+  async insertIfAbsent(delivery: WebhookDelivery): Promise<boolean> {
+    const deliveries = [...this.#state.webhookDeliveries.values()];
+    if (deliveries.some((d) => d.endpointId === delivery.endpointId && d.eventId === delivery.eventId)) return false;
+    this.#state.webhookDeliveries.set(delivery.id, copy(delivery));
+    return true;
+  }
+
+  async find(organizationId: string, id: string): Promise<WebhookDelivery | null> {
+    const hit = this.#state.webhookDeliveries.get(id);
+    return hit && hit.organizationId === organizationId ? copy(hit) : null;
+  }
+
+  async save(delivery: WebhookDelivery): Promise<boolean> {
+    const hit = this.#state.webhookDeliveries.get(delivery.id);
+    if (!hit || hit.organizationId !== delivery.organizationId) return false;
+    this.#state.webhookDeliveries.set(delivery.id, copy({ ...delivery, endpointId: hit.endpointId, eventId: hit.eventId, kind: hit.kind, createdAt: hit.createdAt }));
+    return true;
+  }
+
+  async listByEndpoint(organizationId: string, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+    return [...this.#state.webhookDeliveries.values()].filter((d) => d.organizationId === organizationId && d.endpointId === endpointId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id)).slice(0, Math.min(limit, 100)).map(copy);
+  }
+}

@@ -1,0 +1,41 @@
+import type { OutboundEventKind } from '../../core/domain/outbound-event.ts';
+import { subscribesTo, type WebhookEndpoint } from '../../core/domain/webhook.ts';
+import type { WebhookEndpointRepository } from '../../core/ports/webhook-endpoint-repository.ts';
+import { copy, type MemoryState } from './memory-state.ts';
+
+export class InMemoryWebhookEndpointRepository implements WebhookEndpointRepository {
+  readonly #state: MemoryState;
+  constructor(state: MemoryState) { this.#state = state; }
+
+  async insert(endpoint: WebhookEndpoint): Promise<void> { this.#state.webhookEndpoints.set(endpoint.id, copy(endpoint)); }
+
+  async find(organizationId: string, id: string): Promise<WebhookEndpoint | null> {
+    const hit = this.#state.webhookEndpoints.get(id);
+    return hit && hit.organizationId === organizationId ? copy(hit) : null;
+  }
+
+  async list(organizationId: string, limit: number): Promise<WebhookEndpoint[]> {
+    return this.#of(organizationId).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+      .slice(0, Math.min(limit, 100)).map(copy);
+  }
+
+  async save(endpoint: WebhookEndpoint): Promise<boolean> {
+    const hit = this.#state.webhookEndpoints.get(endpoint.id);
+    if (!hit || hit.organizationId !== endpoint.organizationId) return false;
+    this.#state.webhookEndpoints.set(endpoint.id, copy(endpoint));
+    return true;
+  }
+
+  async listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]> {
+    return this.#of(organizationId).filter((e) => subscribesTo(e, kind))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).slice(0, 100).map(copy);
+  }
+
+  async hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean> {
+    return this.#of(organizationId).some((e) => subscribesTo(e, kind));
+  }
+
+  #of(organizationId: string): WebhookEndpoint[] {
+    return [...this.#state.webhookEndpoints.values()].filter((e) => e.organizationId === organizationId);
+  }
+}

@@ -1,0 +1,19 @@
+import type { OutboundEventKind } from '../domain/outbound-event.ts';
+import type { WebhookEndpoint } from '../domain/webhook.ts';
+
+/**
+ * Webhook endpoints. Tenant-scoped: every method takes the organization first, and another
+ * organization's endpoint is never returned nor changed.
+ */
+export interface WebhookEndpointRepository {
+  insert(endpoint: WebhookEndpoint): Promise<void>;
+  find(organizationId: string, id: string): Promise<WebhookEndpoint | null>;
+  /** Newest first, at most `limit` (capped at 100). */
+  list(organizationId: string, limit: number): Promise<WebhookEndpoint[]>;
+  /** Writes every field of an existing endpoint of the organization; false when there is none. */
+  save(endpoint: WebhookEndpoint): Promise<boolean>;
+  /** Active endpoints subscribed to `kind` (listing it, or listing nothing = every kind), oldest first, at most 100. */
+  listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]>;
+  /** Whether `listSubscribed` would return anything (one indexed probe). */
+  hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean>;
+}

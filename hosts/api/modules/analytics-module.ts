@@ -1,0 +1,21 @@
+import type { Container } from 'inversify';
+import { GetAnalyticsCosts } from '../../../core/use-cases/analytics/get-analytics-costs.ts';
+import { GetAnalyticsOverview } from '../../../core/use-cases/analytics/get-analytics-overview.ts';
+import { GetAnalyticsRecommendations } from '../../../core/use-cases/analytics/get-analytics-recommendations.ts';
+import { ListAnalyticsFailures } from '../../../core/use-cases/analytics/list-analytics-failures.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
+import { INFRA } from '../../tokens.ts';
+import { analyticsRoutes } from '../routes/analytics-routes.ts';
+import { API } from '../tokens.ts';
+
+/** Analytics: overview, recommendations, costs and failures, read from delivery logs and the ledger. */
+export function bindAnalyticsModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue(
+    (storage, clock, pricing) => analyticsRoutes({
+      overview: new GetAnalyticsOverview({ storage, clock }),
+      recommendations: new GetAnalyticsRecommendations({ storage, pricing, clock }),
+      costs: new GetAnalyticsCosts({ storage, clock }),
+      failures: new ListAnalyticsFailures({ storage }),
+    }),
+    [INFRA.storage, INFRA.clock, MESSAGING.pricing]).inSingletonScope();
+}

@@ -1,0 +1,26 @@
+import type { Container } from 'inversify';
+import { CachedWebhookSubscriptions } from '../adapters/cache/cached-webhook-subscriptions.ts';
+import { AesGcmCredentialCipher } from '../adapters/security/aes-gcm-credential-cipher.ts';
+import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.ts';
+import type { CredentialCipher } from '../core/ports/credential-cipher.ts';
+import type { WebhookSender } from '../core/ports/webhook-sender.ts';
+import type { WebhookSubscriptions } from '../core/ports/webhook-subscriptions.ts';
+import type { WebhookAttemptDeps } from '../core/use-cases/webhooks/webhook-attempt.ts';
+import type { Config } from './config.ts';
+import { INFRA, token } from './tokens.ts';
+
+export const WEBHOOKS = {
+  sender: token<WebhookSender>('webhooks.Sender'),
+  subscriptions: token<WebhookSubscriptions>('webhooks.Subscriptions'),
+  cipher: token<CredentialCipher>('webhooks.SecretCipher'),
+  attemptDeps: token<WebhookAttemptDeps>('webhooks.AttemptDeps'),
+} as const;
+
+/** What both hosts need for webhooks: the SSRF-guarded sender, the secret cipher, the subscription cache. */
+export function bindWebhooks(container: Container, config: Config): void {
+  container.bind(WEBHOOKS.sender).toConstantValue(new HttpWebhookSender({ allowPrivateAddresses: config.webhookAllowPrivateAddresses }));
+  container.bind(WEBHOOKS.cipher).toConstantValue(new AesGcmCredentialCipher(config.encryptionKey));
+  container.bind(WEBHOOKS.subscriptions).toResolvedValue((storage) => new CachedWebhookSubscriptions(() => storage.webhookEndpoints), [INFRA.storage]).inSingletonScope();
+  container.bind(WEBHOOKS.attemptDeps).toResolvedValue((storage, sender, cipher, clock, email, subscriptions) => ({ storage, sender, cipher, clock, email, subscriptions }),
+    [INFRA.storage, WEBHOOKS.sender, WEBHOOKS.cipher, INFRA.clock, INFRA.email, WEBHOOKS.subscriptions]).inSingletonScope();
+}

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import type { WebhookDelivery, WebhookEndpoint } from '../../core/domain/webhook.ts';
+import type { Storage } from '../../core/ports/storage.ts';
+import { at, seedOrganization, uniqueId } from './contract-fixtures.ts';
+
+function anEndpoint(organizationId: string, overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    id: uniqueId('wh'), organizationId, url: 'https://hooks.example.com/nkra', events: [], isActive: true, secretCiphertext: 'v1.iv.tag.data',
+    previousSecretCiphertext: null, previousSecretExpiresAt: null, disabledReason: null, failingSince: null, createdAt: at(0), updatedAt: at(0), ...overrides,
+  };
+}
+
+function aDelivery(endpoint: WebhookEndpoint, overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
+  return {
+    id: uniqueId('whd'), organizationId: endpoint.organizationId, endpointId: endpoint.id, eventId: uniqueId('evt'), kind: 'contact.opted_out',
+    status: 'PENDING', attempts: 0, responseCode: null, lastError: null, nextAttemptAt: at(0), lastAttemptAt: null, createdAt: at(0), updatedAt: at(0), ...overrides,
+  };
+}
+
+/** WebhookEndpointRepository and WebhookDeliveryRepository contracts, run against every Storage. */
+export function describeWebhookRepositoriesContract(name: string, makeStorage: () => Promise<Storage>): void {
+  describe(`WebhookEndpoint and WebhookDelivery repositories contract: ${name}`, () => {
+    let storage: Storage;
+    before(async () => { storage = await makeStorage(); });
+
+    it('stores endpoints per organization, lists newest first and saves changes only within the organization', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const older = anEndpoint(a.id, { events: ['contact.opted_out', 'campaign.completed'] });
+      const newer = anEndpoint(a.id, { createdAt: at(5), updatedAt: at(5), previousSecretCiphertext: 'old', previousSecretExpiresAt: at(99), failingSince: at(3) });
+      await storage.webhookEndpoints.insert(older); await storage.webhookEndpoints.insert(newer);
+      expect(await storage.webhookEndpoints.find(a.id, older.id)).to.deep.equal(older);
+      expect(await storage.webhookEndpoints.find(b.id, older.id)).to.equal(null);
+      expect(await storage.webhookEndpoints.list(a.id, 10)).to.deep.equal([newer, older]);
+      expect(await storage.webhookEndpoints.list(a.id, 1)).to.deep.equal([newer]);
+      expect(await storage.webhookEndpoints.list(b.id, 10)).to.deep.equal([]);
+      const changed = { ...older, isActive: false, disabledReason: 'GONE', url: 'https://other.example/x', updatedAt: at(9) };
+      expect(await storage.webhookEndpoints.save({ ...changed, organizationId: b.id })).to.equal(false);
+      expect(await storage.webhookEndpoints.save(changed)).to.equal(true);
+      expect(await storage.webhookEndpoints.find(a.id, older.id)).to.deep.equal(changed);
+    });
+
+    it('finds active subscribers of a kind: listing it or listing nothing', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const all = anEndpoint(a.id);
+      const optOuts = anEndpoint(a.id, { events: ['contact.opted_out'], createdAt: at(1) });
+      const inactive = anEndpoint(a.id, { isActive: false });
+      for (const e of [all, optOuts, inactive]) await storage.webhookEndpoints.insert(e);
+      expect((await storage.webhookEndpoints.listSubscribed(a.id, 'contact.opted_out')).map((e) => e.id)).to.deep.equal([all.id, optOuts.id]);
+      expect((await storage.webhookEndpoints.listSubscribed(a.id, 'campaign.completed')).map((e) => e.id)).to.deep.equal([all.id]);
+      expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'message.status.updated')).to.equal(true);
+      expect(await storage.webhookEndpoints.hasSubscribers(b.id, 'message.status.updated')).to.equal(false);
+      await storage.webhookEndpoints.save({ ...all, isActive: false });
+      expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'message.status.updated')).to.equal(false);
+      expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'contact.opted_out')).to.equal(true);
+    });
+
+    it('keeps one delivery per endpoint and event, scoped to the organization, newest first', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const endpoint = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(endpoint);
+      const first = aDelivery(endpoint);
+      const second = aDelivery(endpoint, { createdAt: at(2), updatedAt: at(2) });
+      expect(await storage.webhookDeliveries.insertIfAbsent(first)).to.equal(true);
+      expect(await storage.webhookDeliveries.insertIfAbsent({ ...first, id: uniqueId('whd') })).to.equal(false);
+      expect(await storage.webhookDeliveries.insertIfAbsent(second)).to.equal(true);
+      expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(first);
+      expect(await storage.webhookDeliveries.find(b.id, first.id)).to.equal(null);
+      expect((await storage.webhookDeliveries.listByEndpoint(a.id, endpoint.id, 10)).map((d) => d.id)).to.deep.equal([second.id, first.id]);
+      expect(await storage.webhookDeliveries.listByEndpoint(b.id, endpoint.id, 10)).to.deep.equal([]);
+      const done = { ...first, status: 'SUCCEEDED' as const, attempts: 2, responseCode: 204, lastError: null, nextAttemptAt: null, lastAttemptAt: at(7), updatedAt: at(7) };
+      expect(await storage.webhookDeliveries.save({ ...done, organizationId: b.id })).to.equal(false);
+      expect(await storage.webhookDeliveries.save(done)).to.equal(true);
+      expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(done);
+    });
+
+    it('rolls deliveries back with their transaction', async () => {
+      const a = await seedOrganization(storage);
+      const endpoint = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(endpoint);
+      const delivery = aDelivery(endpoint);
+      await storage.transaction(async (tx) => { await tx.webhookDeliveries.insertIfAbsent(delivery); throw new Error('boom'); }).catch(() => undefined);
+      expect(await storage.webhookDeliveries.find(a.id, delivery.id)).to.equal(null);
+    });
+  });
+}

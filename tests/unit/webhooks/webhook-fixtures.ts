@@ -1,0 +1,45 @@
+import { CachedWebhookSubscriptions } from '../../../adapters/cache/cached-webhook-subscriptions.ts';
+import { AesGcmCredentialCipher } from '../../../adapters/security/aes-gcm-credential-cipher.ts';
+import { HttpWebhookSender } from '../../../adapters/webhooks/http-webhook-sender.ts';
+import type { OutboundEvent, OutboundEventKind } from '../../../core/domain/outbound-event.ts';
+import { newOrganization } from '../../../core/domain/organization.ts';
+import { QUEUES } from '../../../core/ports/job-queue.ts';
+import { CreateWebhookEndpoint } from '../../../core/use-cases/webhooks/create-webhook-endpoint.ts';
+import { DeliverWebhook } from '../../../core/use-cases/webhooks/deliver-webhook.ts';
+import { DispatchOutboundEvent } from '../../../core/use-cases/webhooks/dispatch-outbound-event.ts';
+import { publishOutboundEvent } from '../../../core/use-cases/webhooks/publish-outbound-event.ts';
+import type { WebhookAttemptDeps } from '../../../core/use-cases/webhooks/webhook-attempt.ts';
+import { buildCore } from '../../support/build-core.ts';
+
+/** Webhooks on in-memory storage and a fixed clock, sending over real HTTP to local receivers. */
+export async function buildWebhooks() {
+  const core = buildCore();
+  const now = core.clock.now();
+  const organizationId = core.ids.next();
+  await core.storage.organizations.insert(newOrganization(organizationId, 'Kente Foods', now));
+  const ownerId = core.ids.next();
+  await core.storage.users.insert({ id: ownerId, email: 'owner@kente.example', passwordHash: 'x', firstName: 'Ama', lastName: 'Mensah', platformRole: null, createdAt: now });
+  await core.storage.memberships.insert({ id: core.ids.next(), organizationId, userId: ownerId, role: 'TENANT_OWNER', createdAt: now });
+  const cipher = new AesGcmCredentialCipher('1'.repeat(64));
+  const sender = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 2_000, now: () => core.clock.now().getTime() });
+  const subscriptions = new CachedWebhookSubscriptions(() => core.storage.webhookEndpoints, 60_000);
+  const deps: WebhookAttemptDeps = { storage: core.storage, sender, cipher, clock: core.clock, email: core.email, subscriptions };
+  const create = new CreateWebhookEndpoint({ ...deps, ids: core.ids, secrets: core.secrets });
+  const dispatch = new DispatchOutboundEvent({ storage: core.storage, ids: core.ids, clock: core.clock });
+  const deliver = new DeliverWebhook(deps);
+  return {
+    core, organizationId, deps, subscriptions, create: (body: Record<string, unknown>) => create.execute({ organizationId }, body), dispatch, deliver,
+    async publish(kind: OutboundEventKind = 'contact.opted_out', data: Record<string, unknown> = { contactId: 'c-1' }): Promise<OutboundEvent> {
+      const event = { id: core.ids.next(), organizationId, kind, data, occurredAt: core.clock.now() };
+      await core.storage.transaction((tx) => publishOutboundEvent(tx, event));
+      return event;
+    },
+    /** Runs every queued webhook-dispatch job. */
+    async runDispatch(): Promise<number> {
+      let created = 0;
+      for (const job of core.storage.jobs.take(QUEUES.webhookDispatch)) created += await dispatch.execute(String(job.data['organizationId']), String(job.data['eventId']));
+      return created;
+    },
+    takeDeliverJobs() { return core.storage.jobs.take(QUEUES.webhookDeliver); },
+  };
+}
