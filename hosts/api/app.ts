@@ -8,6 +8,7 @@ import { errorEnvelope } from './middleware/error-envelope.ts';
 import { readRawBody } from './middleware/raw-body.ts';
 import { multipartBody, removeUploads } from './middleware/multipart.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { serveWebApp } from './middleware/web-app.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
 
@@ -19,6 +20,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   proxy?: boolean;
+  /** The built dashboard to serve at `/` (hosts/web/dist); null serves none. */
+  webRoot?: string | null;
 }
 
 /** Methods whose JSON body is parsed (and must be application/json). */
@@ -60,6 +63,7 @@ export function createApp(options: AppOptions): Koa {
     router.register(route.path, [route.method], chain, { name: `${route.method} ${route.path}` });
   }
   app.use(router.routes());
+  if (options.webRoot) app.use(serveWebApp(options.webRoot));
   app.use(notFoundOrWrongMethod(router));
   return app;
 }

@@ -25,6 +25,7 @@ import { bindContactsModule } from './modules/contacts-module.ts';
 import { bindSegmentsModule } from './modules/segments-module.ts';
 import { bindCampaignsModule } from './modules/campaigns-module.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
+import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
 import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import type { RouteDefinition } from './route.ts';
@@ -65,8 +66,8 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
   return container;
 }
 
-/** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs. */
-export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = []): Koa {
+/** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs and the dashboard. */
+export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = [], options: { webRoot?: string | null } = {}): Koa {
   const config = container.get(INFRA.config);
   // Writes made with an impersonation token are audited (docs/admin.md).
   const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
@@ -77,5 +78,6 @@ export function buildApp(container: Container, extraRoutes: readonly RouteDefini
     logger: container.get(INFRA.logger),
     metrics: container.get(API.metrics),
     bodyLimitBytes: config.bodyLimitBytes,
+    webRoot: options.webRoot === undefined ? DEFAULT_WEB_ROOT : options.webRoot,
   });
 }

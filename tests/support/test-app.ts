@@ -26,6 +26,8 @@ export interface TestAppOptions {
   extraRoutes?: readonly RouteDefinition[];
   /** Providers to deliver through instead of the configured ones (e.g. RecordingProviders). */
   providers?: ProviderDirectory;
+  /** The dashboard build to serve (default: hosts/web/dist when built); null serves none. */
+  webRoot?: string | null;
 }
 
 /** The real Koa app with real adapters on the shared test database, on an ephemeral port. */
@@ -36,7 +38,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const email = new InMemoryEmailSender();
   const container = buildApiContainer(config, logger, infra, options.providers ? { email, providers: options.providers } : { email });
   await loadProviders(container);
-  const server: RunningServer = await listen(buildApp(container, options.extraRoutes), 0, '127.0.0.1', logger);
+  const server: RunningServer = await listen(buildApp(container, options.extraRoutes, options.webRoot === undefined ? {} : { webRoot: options.webRoot }), 0, '127.0.0.1', logger);
   const url = `http://127.0.0.1:${server.port}`;
   return { url, api: new ApiClient(url), container, email, close: () => server.close(1_000) };
 }

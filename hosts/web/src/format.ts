@@ -1,0 +1,123 @@
+/**
+ * Pure helpers of the dashboard (no DOM, no React): formatting, template placeholders, and reading
+ * API answers whose exact shape may vary. Unit-tested in tests/unit/web/format.test.ts.
+ */
+
+/** GHS with two decimals, whatever the API sent (number, numeric string, or a { amount } object); '—' when not a number. */
+export function ghs(value: unknown): string {
+  let n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (value && typeof value === 'object' && 'amount' in value) n = Number((value as { amount: unknown }).amount);
+  if (!Number.isFinite(n)) return '—';
+  const sign = n < 0 ? '-' : '';
+  const [whole, cents] = Math.abs(n).toFixed(2).split('.') as [string, string];
+  return `${sign}GHS ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+/** A date-time in the organization's timezone ("23 Nov 2026, 06:06:12"); the ISO text when the zone is unknown. */
+export function formatTime(iso: unknown, timeZone: string): string {
+  if (typeof iso !== 'string' && typeof iso !== 'number') return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  try {
+    return d.toLocaleString('en-GB', { timeZone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  } catch {
+    return d.toISOString();
+  }
+}
+
+export function str(value: unknown, fallback = '—'): string {
+  if (value === null || value === undefined || value === '') return fallback;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
+/** `{{name}}` placeholders of a template text, in order of first use, without duplicates. */
+export function placeholders(text: string): string[] {
+  const seen: string[] = [];
+  for (const m of text.matchAll(PLACEHOLDER)) if (!seen.includes(m[1]!)) seen.push(m[1]!);
+  return seen;
+}
+
+/** The text with each placeholder replaced by its sample value (left as is when no value is given). */
+export function fill(text: string, values: Record<string, string>): string {
+  return text.replace(PLACEHOLDER, (all, name: string) => values[name] || all);
+}
+
+/** Builds a query string from the set values only. */
+export function qs(params: Record<string, string | number | undefined | null>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+const LIST_KEYS = ['items', 'data', 'results', 'rows', 'entries', 'contacts', 'segments', 'campaigns', 'events', 'webhooks',
+  'endpoints', 'deliveries', 'invoices', 'approvals', 'tenants', 'recommendations', 'members', 'suppressions'];
+
+/** Lists come back as an array or as `{ items | data | ... }`: take whichever is there ([] otherwise). */
+export function asList<T = Record<string, unknown>>(value: unknown): T[] {
+  if (Array.isArray(value)) return value as T[];
+  if (value && typeof value === 'object') {
+    for (const key of LIST_KEYS) {
+      const v = (value as Record<string, unknown>)[key];
+      if (Array.isArray(v)) return v as T[];
+    }
+  }
+  return [];
+}
+
+export interface Condition { field: string; op: string; value: string }
+const TEXT_FIELDS = ['firstName', 'lastName', 'phone', 'email', 'countryCode'];
+
+/** The segment builder's state as the API's rule language: `{ all | any: [{ field, op, value }] }` (docs/segments.md). */
+export function toRules(match: 'all' | 'any', conditions: Condition[]): Record<string, unknown> {
+  const list = conditions.filter((c) => c.value.trim() !== '').map((c) => {
+    if (c.field === 'optedOut') return { field: c.field, op: c.op, value: c.value === 'true' };
+    if (c.field === 'createdAt') {
+      const d = new Date(c.value);
+      return { field: c.field, op: c.op, value: Number.isNaN(d.getTime()) ? c.value : d.toISOString() };
+    }
+    if (TEXT_FIELDS.includes(c.field)) return { field: c.field, op: c.op, value: c.value.split(',').map((s) => s.trim()).filter(Boolean) };
+    return { field: c.field, op: c.op, value: c.value.trim() };
+  });
+  return { [match]: list };
+}
+
+export const CHANNEL_NAMES = ['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE'] as const;
+type Row = Record<string, unknown>;
+
+/** Day-by-channel chart rows (`{ date, SMS, EMAIL ... }`, oldest first) from wide rows, long rows or per-channel arrays. */
+export function toSeries(overview: Row): Array<Record<string, number | string>> {
+  const raw = overview['volume'] ?? overview['daily'] ?? overview['series'] ?? overview['days'] ?? overview['timeline'];
+  const byDay = new Map<string, Record<string, number | string>>();
+  const add = (day: string, channel: string, n: number): void => {
+    if (!day || !Number.isFinite(n)) return;
+    const key = day.slice(0, 10);
+    const row = byDay.get(key) ?? { date: key };
+    row[channel] = Number(row[channel] ?? 0) + n;
+    byDay.set(key, row);
+  };
+  const list = Array.isArray(raw) ? raw : asList(raw);
+  if (list.length > 0) {
+    for (const r of list as Row[]) {
+      const day = str(r['date'] ?? r['day'] ?? r['bucket'], '');
+      if (typeof r['channel'] === 'string') add(day, r['channel'], Number(r['count'] ?? r['messages'] ?? r['total'] ?? 0));
+      else {
+        const nested = (r['channels'] ?? r['byChannel'] ?? r) as Row;
+        for (const c of CHANNEL_NAMES) if (typeof nested[c] === 'number') add(day, c, nested[c] as number);
+      }
+    }
+  } else if (raw && typeof raw === 'object') {
+    for (const [channel, points] of Object.entries(raw as Row)) for (const p of asList<Row>(points)) add(str(p['date'] ?? p['day'], ''), channel, Number(p['count'] ?? p['messages'] ?? 0));
+  }
+  return [...byDay.values()].sort((a, b) => String(a['date']).localeCompare(String(b['date'])));
+}
+
+/** A rate as a percentage: 0.953 and 95.3 both read "95.3%". */
+export function percent(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return '—';
+  return `${(n <= 1 ? n * 100 : n).toFixed(1)}%`;
+}

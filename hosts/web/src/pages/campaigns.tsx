@@ -1,0 +1,119 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { api, asList, type ApiError } from '../api.ts';
+import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Select, Time, ghs, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
+
+type Campaign = Record<string, unknown> & { id: string; name: string };
+type Row = Record<string, unknown> & { id: string; name: string };
+
+const ACTIVE = ['SENDING', 'SCHEDULED', 'RUNNING', 'IN_PROGRESS', 'PROCESSING', 'QUEUED', 'STARTED'];
+
+export function CampaignsPage(): ReactNode {
+  return <Page title="Campaigns"><Requires needs={['GET /campaigns', 'POST /campaigns', 'POST /campaigns/{id}/send']} feature="Campaigns"><Campaigns /></Requires></Page>;
+}
+
+function Campaigns(): ReactNode {
+  const campaigns = useAsync(async () => asList<Campaign>(await api.get('/campaigns')));
+  const templates = useAsync(async () => asList<Row>(await api.get('/templates')));
+  const segments = useAsync(async () => asList<Row>(await api.get('/segments').catch(() => [])));
+  const form = useForm({ name: '', channel: 'SMS', templateId: '', segmentId: '', scheduledAt: '' });
+  const [created, setCreated] = useState<Campaign | null>(null);
+  const onSubmit = form.submit(async (v) => {
+    const body: Record<string, unknown> = { name: v.name, channel: v.channel };
+    if (v.templateId) body['templateId'] = v.templateId;
+    if (v.segmentId) body['segmentId'] = v.segmentId;
+    if (v.scheduledAt) body['scheduledAt'] = new Date(v.scheduledAt).toISOString();
+    setCreated(await api.post<Campaign>('/campaigns', body));
+    form.reset();
+    await campaigns.reload();
+  });
+  // Live progress: refresh the list while a campaign is sending.
+  const sending = (campaigns.data ?? []).some((c) => ACTIVE.includes(String(c['status']).toUpperCase()));
+  useEffect(() => {
+    if (!sending) return;
+    const t = setInterval(() => void campaigns.reload(), 2000);
+    return () => clearInterval(t);
+  }, [sending, campaigns]);
+
+  return (
+    <>
+      {created && <Notice kind={String(created['status']).includes('APPROVAL') ? 'warning' : 'success'}>Campaign “{created.name}” created: <Badge value={created['status'] ?? 'DRAFT'} />.</Notice>}
+      <form className="card" onSubmit={onSubmit} noValidate aria-labelledby="cp-h">
+        <h2 id="cp-h">New campaign</h2>
+        <ErrorBanner error={form.error} shownFields={['name', 'channel', 'templateId', 'segmentId', 'scheduledAt']} />
+        <div className="row">
+          <Field label="Name" name="name" error={form.error}>{(p) => <input {...p} value={form.values.name} onChange={(e) => form.set('name', e.target.value)} />}</Field>
+          <Field label="Channel" name="channel" error={form.error}>{(p) => <Select {...p} options={CHANNELS} value={form.values.channel} onChange={(c) => form.set('channel', c)} />}</Field>
+        </div>
+        <div className="row">
+          <Field label="Template" name="templateId" error={form.error}>{(p) => <select {...p} value={form.values.templateId} onChange={(e) => form.set('templateId', e.target.value)}><option value="">Choose…</option>{(templates.data ?? []).filter((t) => t['channel'] === form.values.channel).map((t) => <option key={t.id} value={t.id}>{t.name} ({str(t['status'])})</option>)}</select>}</Field>
+          <Field label="Segment" name="segmentId" error={form.error}>{(p) => <select {...p} value={form.values.segmentId} onChange={(e) => form.set('segmentId', e.target.value)}><option value="">Choose…</option>{(segments.data ?? []).map((s) => <option key={s.id} value={s.id}>{s.name}{s['contactCount'] !== undefined ? ` (${str(s['contactCount'])})` : ''}</option>)}</select>}</Field>
+          <Field label="Schedule (optional)" name="scheduledAt" error={form.error}>{(p) => <input {...p} type="datetime-local" value={form.values.scheduledAt} onChange={(e) => form.set('scheduledAt', e.target.value)} />}</Field>
+        </div>
+        <button type="submit" disabled={form.submitting}>Create campaign</button>
+      </form>
+      <h2>Campaigns</h2>
+      <ErrorBanner error={campaigns.error} />
+      {campaigns.loading && !campaigns.data && <Loading />}
+      {campaigns.data?.length === 0 && <Empty title="No campaigns yet">Create a template and a segment first, then a campaign that sends one to the other.</Empty>}
+      {campaigns.data?.map((c) => <CampaignCard key={c.id} campaign={c} onChange={() => void campaigns.reload()} />)}
+    </>
+  );
+}
+
+function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: () => void }): ReactNode {
+  const routes = useRoutes();
+  const estimateRoute = routes ? (['POST', 'GET'].map((m) => `${m} /campaigns/{id}/estimate`).find((r) => routes.has(r)) ?? null) : null;
+  const [estimate, setEstimate] = useState<Record<string, unknown> | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const status = String(campaign['status'] ?? 'DRAFT').toUpperCase();
+  const stats = (campaign['counts'] ?? campaign['stats'] ?? campaign['progress'] ?? {}) as Record<string, unknown>;
+  const n = (k: string): number => Number(stats[k] ?? 0) || 0;
+  const total = n('recipients') || n('total');
+  // Handed to the pipeline and settled one way or another (queued and pending are still on their way).
+  const done = n('sent') + n('delivered') + n('failed') + n('rejected') + n('skipped');
+  const canCancel = (routes?.has('POST /campaigns/{id}/cancel') ?? false) && ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING'].includes(status);
+
+  const run = async (action: () => Promise<void>): Promise<void> => {
+    setBusy(true); setError(null);
+    try { await action(); } catch (e) { setError(toApiError(e)); } finally { setBusy(false); }
+  };
+  const doEstimate = (): Promise<void> => run(async () => {
+    const path = `/campaigns/${encodeURIComponent(campaign.id)}/estimate`;
+    setEstimate(estimateRoute?.startsWith('GET') ? await api.get(path) : await api.post(path));
+  });
+  const cancel = (): Promise<void> => run(async () => {
+    if (!confirm(`Cancel “${campaign.name}”? Messages already handed to providers still go out.`)) return;
+    await api.post(`/campaigns/${encodeURIComponent(campaign.id)}/cancel`);
+    onChange();
+  });
+  const send = (): Promise<void> => run(async () => {
+    if (!confirm(`Send “${campaign.name}” now?`)) return;
+    await api.post(`/campaigns/${encodeURIComponent(campaign.id)}/send`);
+    onChange();
+  });
+  return (
+    <article className="card" aria-labelledby={`cp-${campaign.id}`}>
+      <header className="row-between">
+        <h3 id={`cp-${campaign.id}`}>{campaign.name} <Badge value={status} /></h3>
+        <div className="actions">
+          {estimateRoute && <button type="button" className="secondary" disabled={busy} onClick={() => void doEstimate()}>Estimate</button>}
+          {(status === 'DRAFT' || status.includes('APPROVAL')) && <button type="button" disabled={busy || status.includes('APPROVAL')} onClick={() => void send()}>{campaign['scheduledAt'] ? 'Schedule' : 'Send'}</button>}
+          {canCancel && <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>Cancel</button>}
+        </div>
+      </header>
+      <p>{str(campaign['channel'])} · scheduled <Time value={campaign['scheduledAt']} /> · created <Time value={campaign['createdAt']} /></p>
+      {status.includes('APPROVAL') && <p className="hint">Waiting for a platform administrator’s approval before it can be sent.</p>}
+      {status === 'REJECTED' && <p className="field-error">Rejected by a platform administrator{campaign['reviewComment'] ? `: “${str(campaign['reviewComment'])}”` : ''}. See Compliance for the comment.</p>}
+      {total > 0 && (
+        <>
+          <Progress label="Processed" value={Math.min(done, total)} max={total} />
+          <p className="hint">{['recipients', 'queued', 'sent', 'delivered', 'failed', 'rejected', 'skipped'].filter((k) => stats[k] !== undefined).map((k) => `${k} ${n(k)}`).join(' · ')}</p>
+        </>
+      )}
+      {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
+      {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined ? `, ${str(estimate['segments'])} SMS segments` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
+      <ErrorBanner error={error} />
+    </article>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { api, asList } from '../api.ts';
+import { Link } from '../router.tsx';
+import { Badge, CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
+import type { ApiError } from '../api.ts';
+
+interface Template { id: string; name: string; channel: string; body: string; subject?: string | null; status?: string; variables?: string[] }
+interface Preview { encoding: string | null; characters: number | null; segments: number; perSegment: number | null; unitPrice: number; price: number; unit: string; body: string; subject: string | null; recipient: string; country: string }
+
+export function SendPage(): ReactNode {
+  const templates = useAsync(async () => asList<Template>(await api.get('/templates')));
+  const form = useForm({ channel: 'SMS', to: '', templateId: '', body: '', subject: '', variables: {} as Record<string, string>, countryCode: 'GH' });
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [previewError, setPreviewError] = useState<ApiError | null>(null);
+  const [sent, setSent] = useState<Record<string, unknown> | null>(null);
+  const template = templates.data?.find((t) => t.id === form.values.templateId) ?? null;
+  const vars = template ? (template.variables?.length ? template.variables : placeholders(template.body)) : [];
+
+  const body = (v: typeof form.values): Record<string, unknown> => {
+    const b: Record<string, unknown> = { channel: v.channel, to: v.to.trim(), countryCode: v.countryCode || 'GH' };
+    if (v.templateId) { b['templateId'] = v.templateId; b['variables'] = Object.fromEntries(vars.map((n) => [n, v.variables[n] ?? ''])); } else b['body'] = v.body;
+    if (v.channel === 'EMAIL' && v.subject.trim()) b['subject'] = v.subject.trim();
+    return b;
+  };
+
+  // Live cost and encoding preview (debounced) whenever the message changes.
+  useEffect(() => {
+    const v = form.values;
+    if (!v.to.trim() || (!v.templateId && !v.body)) { setPreview(null); setPreviewError(null); return; }
+    const timer = setTimeout(() => {
+      api.post<Preview>('/messages/preview', body(v)).then((p) => { setPreview(p); setPreviewError(null); }, (e) => { setPreview(null); setPreviewError(toApiError(e)); });
+    }, 300);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [form.values, template?.id]);
+
+  const onSubmit = form.submit(async (v) => {
+    setSent(null);
+    setSent(await api.post<Record<string, unknown>>('/messages/send', body(v)));
+  });
+  const channelTemplates = (templates.data ?? []).filter((t) => t.channel === form.values.channel);
+
+  return (
+    <Page title="Send a message">
+      <div className="split">
+        <form className="card" onSubmit={onSubmit} noValidate>
+          <ErrorBanner error={form.error} shownFields={['channel', 'to', 'templateId', 'body', 'subject', 'variables', 'countryCode']} />
+          <div className="row">
+            <Field label="Channel" name="channel" error={form.error}>{(p) => <Select {...p} options={CHANNELS} value={form.values.channel} onChange={(c) => { form.set('channel', c); form.set('templateId', ''); }} />}</Field>
+            <Field label="Country" name="countryCode" error={form.error}>{(p) => <input {...p} value={form.values.countryCode} maxLength={2} onChange={(e) => form.set('countryCode', e.target.value.toUpperCase())} />}</Field>
+          </div>
+          <Field label="Recipient" name="to" error={form.error} hint={form.values.channel === 'EMAIL' ? 'An email address' : form.values.channel === 'PUSH' ? 'A device token' : 'A phone number, e.g. 024 123 4567'}>
+            {(p) => <input {...p} value={form.values.to} onChange={(e) => form.set('to', e.target.value)} autoComplete="off" />}
+          </Field>
+          <Field label="Template" name="templateId" error={form.error} hint={channelTemplates.length ? undefined : `No ${form.values.channel} templates yet: write the message below or create one under Templates.`}>
+            {(p) => (
+              <select {...p} value={form.values.templateId} onChange={(e) => form.set('templateId', e.target.value)}>
+                <option value="">No template: write the message</option>
+                {channelTemplates.map((t) => <option key={t.id} value={t.id}>{t.name}{t.status && t.status !== 'APPROVED' ? ` (${t.status})` : ''}</option>)}
+              </select>
+            )}
+          </Field>
+          {form.values.channel === 'EMAIL' && <Field label="Subject" name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
+          {template ? (
+            <fieldset>
+              <legend>Variables of “{template.name}”</legend>
+              {vars.length === 0 && <p className="hint">This template has no variables.</p>}
+              {vars.map((n) => <Field key={n} label={n} name={`variables.${n}`} error={form.error}>{(p) => <input {...p} value={form.values.variables[n] ?? ''} onChange={(e) => form.set('variables', { ...form.values.variables, [n]: e.target.value })} />}</Field>)}
+              {form.error?.fieldErrors['variables'] && <p className="field-error">{form.error.fieldErrors['variables']!.join('. ')}</p>}
+            </fieldset>
+          ) : (
+            <Field label="Message" name="body" error={form.error}>{(p) => <textarea {...p} rows={5} value={form.values.body} onChange={(e) => form.set('body', e.target.value)} />}</Field>
+          )}
+          <button type="submit" disabled={form.submitting}>{form.submitting ? 'Sending…' : 'Send'}</button>
+        </form>
+        <aside className="card" aria-labelledby="preview-h" aria-live="polite">
+          <h2 id="preview-h">Preview and cost</h2>
+          {!preview && !previewError && <p className="hint">Enter a recipient and a message to see its encoding, segments and price before you send.</p>}
+          {previewError && <ErrorBanner error={previewError} />}
+          {preview && (
+            <dl className="facts" data-testid="preview">
+              <dt>To</dt><dd>{preview.recipient} ({preview.country})</dd>
+              {preview.encoding && <><dt>Encoding</dt><dd>{preview.encoding}</dd></>}
+              {preview.characters !== null && <><dt>Characters</dt><dd>{preview.characters} ({str(preview.perSegment)} per segment)</dd></>}
+              <dt>Segments</dt><dd>{preview.segments}</dd>
+              <dt>Unit price</dt><dd>{ghs(preview.unitPrice)} per {preview.unit}</dd>
+              <dt>Total</dt><dd><strong data-testid="preview-price">{ghs(preview.price)}</strong></dd>
+              {preview.subject && <><dt>Subject</dt><dd>{preview.subject}</dd></>}
+              <dt>Text</dt><dd className="message-text">{preview.body}</dd>
+            </dl>
+          )}
+        </aside>
+      </div>
+      {sent && (
+        <Notice kind={sent['status'] === 'REJECTED' || sent['status'] === 'FAILED' ? 'warning' : 'success'}>
+          Message <Badge value={sent['status']} /> to {str(sent['recipient'])}, cost {ghs(sent['cost'])}.{' '}
+          {typeof sent['errorCode'] === 'string' && <>Reason: <code>{sent['errorCode']}</code> {str(sent['errorMessage'], '')}. </>}
+          <Link to={`/app/logs/${encodeURIComponent(String(sent['id']))}`}>See its delivery log</Link>
+        </Notice>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,421 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { INFRA } from '../../hosts/tokens.ts';
+import { chromiumAvailable, launchBrowser, newPage, screenshot, type Watched } from './support/browser.ts';
+import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
+
+/**
+ * The dashboard end to end in headless Chromium against `npm start` on the embedded default. The
+ * steps build on each other (one tenant signs up, then works through the pages). A step whose API
+ * is not on this server (its route missing from /openapi.json) is skipped, and runs once it is.
+ */
+describe('E2E: the dashboard in a real browser', function () {
+  this.timeout(60_000);
+  let server: E2eServer;
+  let browser: Browser;
+  let tenant: Watched;
+  let page: Page;
+  const email = `owner-${Date.now()}@example.com`;
+  let password = 'kente-cloth-42-sunrise';
+
+  const needs = (ctx: Mocha.Context, ...routes: string[]): void => {
+    const missing = routes.filter((r) => !server.routes.has(r));
+    if (missing.length > 0) ctx.skip();
+  };
+  const organizationId = async (): Promise<string> => JSON.parse(await page.evaluate(() => localStorage.getItem('nkra.session') ?? '{}')).organizationId;
+  let seeded = false;
+  /** Credits GHS 100 directly, as the HTTP tests do (the top-up through the gateway has its own step). */
+  const seedWallet = async (): Promise<void> => {
+    if (seeded) return;
+    seeded = true;
+    await server.container.get(INFRA.storage).wallets.update(await organizationId(), () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-seed', description: 'e2e credit' }), new Date());
+  };
+  const go = async (path: string, heading: string | RegExp): Promise<void> => {
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+
+  before(async function () {
+    // .ci/run installs chromium; in CI its absence fails the run, elsewhere the file is skipped.
+    if (!chromiumAvailable()) {
+      if (process.env['CI']) throw new Error('E2E: /usr/bin/chromium is missing (apt-get install chromium)');
+      this.skip();
+    }
+    ensureDashboardBuilt();
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    tenant = await newPage(browser, server.url);
+    page = tenant.page;
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs up (showing the API\'s field errors next to the fields), onboards and lands on the overview', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, '01-sign-in');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('First name').fill('Ama');
+    await page.getByLabel('Last name').fill('Mensah');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByLabel('Organization name').fill('Kumasi Pharmacy');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const passwordError = page.locator('[data-field-error="password"]');
+    await passwordError.waitFor();
+    expect(await passwordError.textContent()).to.match(/8/);
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).to.equal('true');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Set up your organization' }).waitFor();
+    await page.getByLabel('Business email').fill('hello@kumasi-pharmacy.example');
+    await page.getByLabel('Business phone').fill('0241234567');
+    await page.getByRole('checkbox', { name: 'SMS' }).check();
+    await page.getByRole('checkbox', { name: /We send only to people who agreed/ }).check();
+    await screenshot(page, '02-onboarding');
+    await page.getByRole('button', { name: 'Finish onboarding' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('overview-balance').textContent()).to.equal('GHS 0.00');
+    await screenshot(page, '03-overview');
+  });
+
+  it('creates an API key: the full key is shown once with a copy button, the list shows only its prefix, and the key works', async () => {
+    await go('/app/api-keys', 'API keys');
+    await page.getByLabel('Name').fill('checkout service');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('secret').textContent())!;
+    expect(key).to.match(/^nk_test_/);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await screenshot(page, '04-api-key-created');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const row = page.getByRole('row', { name: /checkout service/ });
+    await row.waitFor();
+    expect(await row.textContent()).to.include(key.slice(0, 12)).and.not.include(key);
+    const preview = await fetch(`${server.url}/messages/preview`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ channel: 'SMS', to: '0241234567', body: 'hi' }),
+    });
+    expect(preview.status).to.equal(200);
+  });
+
+  it('creates a template: variables detected, live preview with sample values, approval state in the list', async () => {
+    await go('/app/templates', 'Templates');
+    await page.getByLabel('Name', { exact: true }).fill('Prescription ready');
+    await page.getByLabel('Body').fill('Hello {{name}}, your prescription {{ref}} is ready for pickup.');
+    expect(await page.getByTestId('detected-variables').textContent()).to.include('name').and.include('ref');
+    await page.getByRole('textbox', { name: 'name', exact: true }).fill('Kofi');
+    expect(await page.getByTestId('template-preview').textContent()).to.equal('Hello Kofi, your prescription {{ref}} is ready for pickup.');
+    if (server.routes.has('POST /compliance/check-message')) await page.getByTestId('compliance-result').waitFor();
+    await screenshot(page, '05-template-editor');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('row', { name: /Prescription ready/ }).getByText('APPROVED').waitFor();
+  });
+
+  it('creates a notification event with a channel priority and fallback, and triggers a test', async function () {
+    needs(this, 'GET /events', 'POST /events', 'POST /events/trigger');
+    await go('/app/events', 'Notification events');
+    await page.getByLabel('Name', { exact: true }).fill('Prescription ready');
+    expect(await page.getByLabel('Slug').inputValue()).to.equal('prescription.ready');
+    await page.getByLabel('Template').selectOption({ label: 'Prescription ready (SMS)' });
+    await page.getByRole('button', { name: 'Add WHATSAPP to Fallback channels' }).click();
+    await page.getByRole('button', { name: 'Create event' }).click();
+    const card = page.getByRole('article').filter({ hasText: 'prescription.ready' });
+    await card.waitFor();
+    expect(await card.textContent()).to.include('SMS').and.include('fallback: WHATSAPP');
+    await seedWallet();
+    await card.getByRole('button', { name: 'Trigger a test' }).click();
+    await card.getByLabel('Send the test to').fill('0241234567');
+    await card.getByRole('textbox', { name: 'name', exact: true }).fill('Kofi');
+    await card.getByRole('textbox', { name: 'ref', exact: true }).fill('RX-1');
+    await card.getByRole('button', { name: 'Trigger now' }).click();
+    await card.getByText(/^Triggered/).waitFor();
+    if (server.routes.has('GET /events/{id}/triggers')) {
+      await card.getByRole('button', { name: 'Recent triggers' }).click();
+      await card.getByRole('row', { name: /241234567/ }).waitFor();
+    }
+    await screenshot(page, '06-event-editor');
+  });
+
+  it('sends a message with its cost preview, and finds it in the delivery logs with its history', async () => {
+    await seedWallet();
+    await go('/app/send', 'Send a message');
+    await page.getByLabel('Recipient').fill('0241234567');
+    await page.getByLabel('Message', { exact: true }).fill('Your order is on its way');
+    await page.getByTestId('preview-price').waitFor();
+    expect(await page.getByTestId('preview').textContent()).to.include('GSM-7').and.include('+233241234567');
+    await screenshot(page, '07-send');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('link', { name: 'See its delivery log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Message detail' }).waitFor();
+    await page.getByRole('heading', { name: 'Status history' }).waitFor();
+    expect(await page.locator('main').textContent()).to.include('+233241234567').and.include('Your order is on its way');
+    await screenshot(page, '08-message-detail');
+    await go('/app/logs', 'Delivery logs');
+    await page.getByRole('row', { name: /\+233241234567/ }).first().waitFor();
+    await page.getByLabel('Channel').selectOption('EMAIL');
+    await page.getByText('No logs match these filters').waitFor();
+    await page.getByLabel('Channel').selectOption('SMS');
+    await page.getByRole('row', { name: /\+233241234567/ }).first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).to.match(/\.csv$/);
+    await screenshot(page, '09-delivery-logs');
+    await go('/app', 'Overview');
+    const balance = Number((await page.getByTestId('overview-balance').textContent())!.replace(/[^\d.]/g, ''));
+    expect(balance).to.be.below(100).and.above(99);
+    if (server.routes.has('GET /analytics/overview')) await page.getByTestId('overview-messages').filter({ hasText: /^[1-9][0-9]*$/ }).waitFor();
+    await screenshot(page, '21-overview-after-send');
+  });
+
+  it('imports contacts from a CSV with a progress bar and the per-row error report, then lists them', async function () {
+    needs(this, 'GET /contacts', 'POST /contacts', 'POST /contacts/import');
+    await go('/app/contacts', 'Contacts');
+    const csv = 'firstName,lastName,phone,email,tags\nAbena,Owusu,0241111111,abena@example.com,vip\nYaw,Boateng,0242222222,,\nBad,Row,not-a-phone,not-an-email,\n';
+    await page.locator('input[type=file]').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByTestId('import-status').getByText(/COMPLETED|FAILED/).waitFor({ timeout: 20_000 });
+    await screenshot(page, '10-contacts-import');
+    await page.getByRole('cell', { name: 'Abena Owusu' }).waitFor();
+    await page.getByLabel('Search').fill('Yaw');
+    await page.getByRole('cell', { name: 'Yaw Boateng' }).waitFor();
+  });
+
+  it('builds a segment with the rule builder, seeing the live matching count and sample', async function () {
+    needs(this, 'GET /segments', 'POST /segments', 'POST /segments/preview', 'POST /contacts/import');
+    await go('/app/segments', 'Segments');
+    await page.getByLabel('Condition 1 value').fill('vip');
+    await page.getByTestId('segment-count').filter({ hasText: /^1$/ }).waitFor();
+    await page.getByText('Abena Owusu').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('VIP customers');
+    await screenshot(page, '18-segments');
+    await page.getByRole('button', { name: 'Save segment' }).click();
+    await page.getByRole('row', { name: /VIP customers/ }).waitFor();
+  });
+
+  it('adds a webhook endpoint: the secret is shown once, a test is delivered, and the delivery can be replayed', async function () {
+    needs(this, 'GET /webhook-endpoints', 'POST /webhook-endpoints', 'POST /webhook-endpoints/{id}/test');
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => { req.resume(); req.on('end', () => { received.push(String(req.headers['x-service-event'])); res.end('ok'); }); });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      await go('/app/webhooks', 'Webhooks');
+      await page.getByLabel('URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      expect(await page.getByTestId('secret').textContent()).to.match(/^whsec_/);
+      await screenshot(page, '20-webhook-secret');
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      expect(await page.getByTestId('secret').count()).to.equal(0);
+      const card = page.getByRole('article').filter({ hasText: url });
+      await card.getByRole('button', { name: 'Send a test' }).click();
+      await card.getByText(/Test delivered: HTTP 200/).waitFor();
+      expect(received).to.include('message.status.updated');
+      if (server.routes.has('GET /webhook-endpoints/{id}/deliveries')) {
+        await card.getByRole('button', { name: 'Recent deliveries' }).click();
+        await card.getByRole('row', { name: /message\.status\.updated/ }).first().waitFor();
+      }
+    } finally { await new Promise<void>((resolve) => receiver.close(() => resolve())); }
+  });
+
+  it('tops up through the sandbox gateway checkout and sees the new balance', async function () {
+    needs(this, 'POST /billing/top-up', 'GET /billing/top-up-options', 'POST /billing/verify-payment', 'GET /billing/sandbox-checkout/{reference}');
+    await go('/app/billing', 'Billing');
+    const before = (await page.getByTestId('wallet-balance').textContent())!;
+    await page.getByRole('button', { name: 'GHS 50.00' }).click();
+    await screenshot(page, '11-billing');
+    await page.getByRole('button', { name: /^Pay with/ }).click();
+    await page.getByRole('button', { name: /Pay GHS 50\.00/ }).click();
+    await page.getByRole('link', { name: /Return to the merchant/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    const after = (await page.getByTestId('return-balance').textContent())!;
+    expect(Number(after.replace(/[^\d.]/g, '')) - Number(before.replace(/[^\d.]/g, ''))).to.be.closeTo(50, 0.001);
+    await screenshot(page, '12-payment-return');
+  });
+
+  it('lets a platform administrator approve a template that waited for approval', async function () {
+    needs(this, 'GET /admin/approvals', 'POST /admin/approvals/{id}/approve');
+    await go('/app/templates', 'Templates');
+    await page.getByLabel('Name', { exact: true }).fill('Weekend promo');
+    await page.getByLabel('Category').selectOption('MARKETING');
+    await page.getByLabel('Body').fill('Big weekend sale on vitamins! Reply STOP to opt out.');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('row', { name: /Weekend promo/ }).getByText('PENDING_APPROVAL').waitFor();
+
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Approvals' }).click();
+      const card = admin.page.getByTestId('approval').filter({ hasText: 'Weekend promo' });
+      await card.waitFor();
+      await screenshot(admin.page, '13-admin-approvals');
+      await card.getByRole('button', { name: 'Approve' }).click();
+      await admin.page.getByText('“Weekend promo” approved.').waitFor();
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+
+    await page.reload();
+    await page.getByRole('row', { name: /Weekend promo/ }).getByText('APPROVED').waitFor();
+  });
+
+  it('lets a platform administrator impersonate a tenant under an unmistakable banner, and exit', async function () {
+    needs(this, 'GET /admin/tenants', 'POST /admin/tenants/{id}/impersonate', 'POST /admin/exit-impersonation');
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Tenants' }).click();
+      await admin.page.getByRole('button', { name: 'Impersonate Kumasi Pharmacy' }).click();
+      const banner = admin.page.getByTestId('impersonation-banner');
+      await banner.getByText('Impersonating Kumasi Pharmacy').waitFor();
+      await admin.page.getByTestId('overview-balance').waitFor();
+      await screenshot(admin.page, '14-impersonation');
+      await banner.getByRole('button', { name: 'Exit impersonation' }).click();
+      await admin.page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+      expect(await admin.page.getByTestId('impersonation-banner').count()).to.equal(0);
+    } finally { await admin.context.close(); }
+  });
+
+  it('shows the provider health to a platform administrator and runs a health check', async () => {
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Providers' }).click();
+      await admin.page.getByRole('button', { name: 'Check the health of outbox-sms' }).click();
+      await admin.page.getByRole('row', { name: /outbox-sms/ }).getByText('Checked:').waitFor();
+      await screenshot(admin.page, '15-admin-providers');
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+  });
+
+  it('resets a forgotten password through the emailed link to PUBLIC_URL/reset-password, refusing a bad token', async () => {
+    const visitor = await newPage(browser, server.url);
+    try {
+      await visitor.page.goto('/reset-password?token=not-a-real-token');
+      await visitor.page.getByLabel('New password', { exact: true }).fill('another-long-password-9');
+      await visitor.page.getByLabel('Repeat the new password').fill('another-long-password-9');
+      await visitor.page.getByRole('button', { name: 'Set password' }).click();
+      expect(await visitor.page.getByRole('alert').textContent()).to.match(/token|link/i);
+
+      await visitor.page.goto('/sign-in');
+      await visitor.page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await visitor.page.getByLabel('Email').fill(email);
+      await visitor.page.getByRole('button', { name: 'Email me a reset link' }).click();
+      await visitor.page.getByRole('status').filter({ hasText: /reset/i }).waitFor();
+      const outbox = path.join(server.dataDir, 'outbox');
+      const files = (await readdir(outbox)).filter((f) => f.includes(email.replace(/[^A-Za-z0-9@._-]/g, '_')));
+      expect(files).to.have.length(1);
+      const mail = await readFile(path.join(outbox, files[0]!), 'utf8');
+      const link = /http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[A-Za-z0-9%_.-]+/.exec(JSON.parse(mail).text ?? mail)?.[0];
+      expect(link, 'the reset link in the email').to.be.a('string');
+      await visitor.page.goto(link!);
+      password = 'new-baobab-password-77';
+      await visitor.page.getByLabel('New password', { exact: true }).fill(password);
+      await visitor.page.getByLabel('Repeat the new password').fill(password);
+      await visitor.page.getByRole('button', { name: 'Set password' }).click();
+      await visitor.page.getByText('Your password was updated.').waitFor();
+      await screenshot(visitor.page, '17-password-reset');
+      expect(visitor.errors).to.deep.equal([]);
+    } finally { await visitor.context.close(); }
+  });
+
+  it('works on a phone-sized screen and by keyboard', async () => {
+    const phone = await newPage(browser, server.url, { width: 390, height: 844 });
+    try {
+      await phone.page.goto('/sign-in');
+      await phone.page.getByLabel('Email').fill(email);
+      await phone.page.getByLabel('Password').fill(password);
+      await phone.page.keyboard.press('Enter');
+      await phone.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      expect(await phone.page.locator('nav#sidenav').isVisible()).to.equal(false);
+      const width = await phone.page.evaluate<number>('document.documentElement.scrollWidth');
+      expect(width).to.be.at.most(390);
+      // Focus lands on the page heading after a navigation, so Tab continues into the page's content;
+      // the first tabbable element of the document is the skip link.
+      expect(await phone.page.evaluate<string | undefined>('document.activeElement?.textContent')).to.equal('Overview');
+      await phone.page.keyboard.press('Tab');
+      expect(await phone.page.evaluate<string | undefined>('document.activeElement?.closest("main") ? "main" : "elsewhere"')).to.equal('main');
+      expect(await phone.page.evaluate<string | undefined>('document.querySelector("a[href], button, input, select, textarea")?.textContent')).to.equal('Skip to content');
+      await phone.page.getByRole('button', { name: 'Menu' }).click();
+      await phone.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Delivery logs' }).click();
+      await phone.page.getByRole('heading', { level: 1, name: 'Delivery logs' }).waitFor();
+      await screenshot(phone.page, '16-phone-delivery-logs');
+      expect(phone.errors).to.deep.equal([]);
+    } finally { await phone.context.close(); }
+  });
+
+  it('opens every page of the menu without an error, each with its heading (tenant and platform administrator)', async () => {
+    const pages: Array<[string, string | RegExp]> = [
+      ['/app', 'Overview'], ['/app/send', 'Send a message'], ['/app/logs', 'Delivery logs'], ['/app/templates', 'Templates'],
+      ['/app/events', 'Notification events'], ['/app/contacts', 'Contacts'], ['/app/segments', 'Segments'], ['/app/campaigns', 'Campaigns'],
+      ['/app/api-keys', 'API keys'], ['/app/webhooks', 'Webhooks'], ['/app/billing', 'Billing'], ['/app/compliance', 'Compliance'],
+      ['/app/team', 'Team'], ['/app/onboarding', 'Organization settings'], ['/app/nowhere', 'Page not found'],
+    ];
+    for (const [path, heading] of pages) {
+      await go(path, heading);
+      await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+      expect(await page.locator('[role=alert].banner.error').count(), `error banner on ${path}`).to.equal(0);
+    }
+    await screenshot(page, '22-team');
+    await go('/app/compliance', 'Compliance');
+    await screenshot(page, '23-compliance');
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      for (const name of ['Tenants', 'Revenue', 'Approvals', 'Providers']) {
+        await admin.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+        await admin.page.getByRole('heading', { level: 1, name }).waitFor();
+        await admin.page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+        expect(await admin.page.locator('[role=alert].banner.error').count(), `error banner on ${name}`).to.equal(0);
+        if (name === 'Revenue' || name === 'Tenants') await screenshot(admin.page, `24-admin-${name.toLowerCase()}`);
+      }
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+  });
+
+  // Last: a campaign run works the worker hardest; a stall there cannot hide the other steps' results.
+  it('creates a campaign, estimates it, sends it and follows its progress to the end', async function () {
+    this.timeout(90_000);
+    needs(this, 'GET /campaigns', 'POST /campaigns', 'POST /campaigns/{id}/send', 'GET /segments', 'POST /segments');
+    await go('/app/templates', 'Templates');
+    await page.getByLabel('Name', { exact: true }).fill('Stock alert');
+    await page.getByLabel('Body').fill('Hello {{firstName}}, vitamins are back in stock at Kumasi Pharmacy.');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('row', { name: /Stock alert/ }).getByText('APPROVED').waitFor();
+    await go('/app/campaigns', 'Campaigns');
+    await page.getByLabel('Name', { exact: true }).fill('Vitamin week');
+    await page.getByLabel('Template').selectOption({ label: 'Stock alert (APPROVED)' });
+    await page.getByLabel('Segment').selectOption({ label: 'VIP customers (1)' });
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    const card = page.getByRole('article').filter({ hasText: 'Vitamin week' });
+    await card.getByText('DRAFT').waitFor();
+    if (server.routes.has('GET /campaigns/{id}/estimate') || server.routes.has('POST /campaigns/{id}/estimate')) {
+      await card.getByRole('button', { name: 'Estimate' }).click();
+      expect(await card.getByTestId('campaign-estimate').textContent()).to.match(/^Estimate: 1 recipients/);
+    }
+    page.once('dialog', (d) => void d.accept());
+    await card.getByRole('button', { name: 'Send' }).click();
+    await card.getByText(/COMPLETED/).waitFor({ timeout: 30_000 });
+    expect(await card.textContent()).to.match(/Processed: 1 \/ 1/);
+    await screenshot(page, '19-campaigns');
+  });
+
+  it('raised no console error or uncaught exception in the tenant\'s session', () => {
+    expect(tenant.errors).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's chromium package (installed by .ci/run when missing): no browser download at test time. */
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+export function chromiumAvailable(): boolean { return existsSync(CHROMIUM); }
+
+export async function launchBrowser(): Promise<Browser> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  // Playwright gives every launch a fresh temporary profile (its own --user-data-dir).
+  return chromium.launch({
+    executablePath: CHROMIUM, headless: true, timeout: 30_000,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Console errors and uncaught exceptions of the page's own code (the browser's "Failed to load resource" lines for 4xx answers the UI handles are not). */
+export interface Watched { page: Page; context: BrowserContext; errors: string[] }
+
+export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1280, height: 860 }): Promise<Watched> {
+  const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true, timezoneId: 'Africa/Accra', locale: 'en-GB' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return { page, context, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Container } from 'inversify';
+import { buildApiContainer, buildApp } from '../../../hosts/api/container.ts';
+import { DEFAULT_WEB_ROOT } from '../../../hosts/api/middleware/web-app.ts';
+import { listen } from '../../../hosts/api/server.ts';
+import { bootstrapPlatformAdmin } from '../../../hosts/cli/bootstrap-admin.ts';
+import { loadConfig } from '../../../hosts/config.ts';
+import { openInfrastructure } from '../../../hosts/infrastructure.ts';
+import { createLogger } from '../../../hosts/logger.ts';
+import { loadProviders, MESSAGING } from '../../../hosts/messaging-bindings.ts';
+import { buildWorkerContainer, SCHEDULES, WORKER } from '../../../hosts/worker/container.ts';
+import { startWorker } from '../../../hosts/worker/worker.ts';
+
+export const ADMIN = { email: 'admin@nkra.test', password: 'admin-password-e2e-1' };
+
+export interface E2eServer {
+  url: string;
+  /** The server's DATA_DIR (emails land in its outbox/). */
+  dataDir: string;
+  container: Container;
+  /** Paths and methods of the server's OpenAPI document ("POST /billing/top-up"). */
+  routes: Set<string>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Builds the dashboard when hosts/web/dist is missing or older than its sources (npm ci normally did it through `prepare`). */
+export function ensureDashboardBuilt(): void {
+  const index = path.join(DEFAULT_WEB_ROOT, 'index.html');
+  const web = path.resolve(import.meta.dirname, '../../../hosts/web');
+  const sources = [...readdirSync(path.join(web, 'src'), { recursive: true, encoding: 'utf8' }).map((f) => path.join(web, 'src', f)), path.join(web, 'index.html'), path.join(web, 'vite.config.ts')];
+  if (existsSync(index) && sources.every((f) => statSync(f).mtimeMs <= statSync(index).mtimeMs)) return;
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../hosts/web/build.ts')], { stdio: 'inherit', timeout: 120_000 });
+}
+
+/**
+ * `npm start` in-process, on the embedded default (PGlite in a fresh temporary DATA_DIR): the same
+ * steps as hosts/main.ts (API, worker, schedules, platform administrator bootstrap), on a free port.
+ * In-process so a test can reach the container (e.g. to credit a wallet while no top-up API exists).
+ */
+export async function startE2eServer(): Promise<E2eServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = await loadConfig({
+    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'silent',
+    ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PAYMENT_GATEWAY: 'sandbox', WORKER_CONCURRENCY: '2',
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the webhook step's receiver listens on 127.0.0.1
+  });
+  const logger = createLogger(config.logLevel);
+  const infra = await openInfrastructure(config, logger, { superviseQueue: true });
+  await bootstrapPlatformAdmin(config, infra, logger);
+  const apiContainer = buildApiContainer(config, logger, infra);
+  await loadProviders(apiContainer);
+  const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime) });
+  for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
+  const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger);
+  const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
+  const doc = await (await fetch(`${url}/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> };
+  const routes = new Set<string>();
+  for (const [p, ops] of Object.entries(doc.paths)) for (const m of Object.keys(ops)) routes.add(`${m.toUpperCase()} ${p}`);
+  return {
+    url, dataDir, container: apiContainer, routes,
+    close: async () => {
+      await server.close(1_000);
+      await worker.stop();
+      await infra.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
