@@ -7,7 +7,8 @@ import { CreateCampaign } from '../../core/use-cases/campaigns/create-campaign.t
 import { SendCampaign } from '../../core/use-cases/campaigns/send-campaign.ts';
 import { StartContactImport } from '../../core/use-cases/contacts/start-contact-import.ts';
 import { createLogger } from '../../hosts/logger.ts';
-import { loadProviders, MESSAGING } from '../../hosts/messaging-bindings.ts';
+import { loadProviders } from '../../hosts/messaging-bindings.ts';
+import { CachedPricing } from '../../adapters/cache/cached-pricing.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
 import { startWorker, type RunningWorker } from '../../hosts/worker/worker.ts';
@@ -51,7 +52,8 @@ describe('Worker: contact import and campaign through pg-boss', function () {
       category: 'TRANSACTIONAL' as const, variables: ['firstName'], status: 'APPROVED' as const, reviewComment: null, createdByUserId: null, createdAt: new Date(), updatedAt: new Date() };
     await storage.templates.insert(template);
     const campaign = await new CreateCampaign({ storage, ids, clock }).execute({ organizationId, userId: null }, { name: 'Welcome', channel: 'SMS', templateId: template.id });
-    await new SendCampaign({ storage, clock, pricing: container.get(MESSAGING.pricing) }).execute({ organizationId }, campaign.id);
+    // The API side prices with its own cache (as `npm start` does): the worker's pricing cache is still cold when it fans out.
+    await new SendCampaign({ storage, clock, pricing: new CachedPricing(() => storage.pricing) }).execute({ organizationId }, campaign.id);
     const done = await until('completion', () => storage.campaigns.findById(organizationId, campaign.id), (c) => c?.status === 'COMPLETED', 45_000);
     expect(done?.fanOutDone).to.equal(true);
     expect(await storage.campaigns.counts(organizationId, campaign.id)).to.include({ recipients: 30, sent: 30 });

@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '../../errors.ts';
 import type { Campaign } from '../../domain/campaign.ts';
+import type { PricingRule } from '../../domain/pricing.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
@@ -54,7 +55,10 @@ export class RunCampaign {
         return campaign;
       }
       try {
-        const next = await storage.transaction((tx) => this.#batch(tx, job));
+        // Pricing is read before the transaction: a cold pricing cache reads through `storage`, which on
+        // the embedded PGlite (one connection) would wait for this very transaction.
+        const rules = await this.#deps.pricing.listActive();
+        const next = await storage.transaction((tx) => this.#batch(tx, job, rules));
         if (!next) return storage.campaigns.findById(job.organizationId, job.campaignId);
         campaign = next;
       } catch (error) {
@@ -79,7 +83,7 @@ export class RunCampaign {
   }
 
   /** One fan-out batch; null when the campaign stopped being SENDING (cancelled). */
-  async #batch(tx: Repositories, job: { campaignId: string; organizationId: string }): Promise<Campaign | null> {
+  async #batch(tx: Repositories, job: { campaignId: string; organizationId: string }, rules: readonly PricingRule[]): Promise<Campaign | null> {
     const { clock, ids } = this.#deps;
     const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
     if (!campaign || campaign.status !== 'SENDING') return null;
@@ -94,7 +98,6 @@ export class RunCampaign {
     }
     const template = campaign.templateId ? await tx.templates.findById(campaign.organizationId, campaign.templateId) : null;
     if (!template) throw new AppError('VALIDATION_ERROR', 'The campaign\'s template no longer exists');
-    const rules = await this.#deps.pricing.listActive();
     const prepared: PreparedMessage[] = [];
     const owners: string[] = [];
     const skipped: Array<{ contactId: string; reason: string }> = [];
