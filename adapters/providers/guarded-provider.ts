@@ -2,6 +2,9 @@ import { breakerAllows, breakerFailure, breakerSuccess, closedBreaker, type Brea
 import type { Channel } from '../../core/domain/channel.ts';
 import type { ChannelProvider, OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 
+/** The rate window, one second plus a guard for submissions that arrive at the vendor bunched by the network. */
+const WINDOW_MS = 1_020;
+
 export interface GuardOptions {
   breaker: BreakerPolicy;
   /** Requests in flight to this provider at once, from this process. */
@@ -24,7 +27,10 @@ export class GuardedProvider implements ChannelProvider {
   #breaker: BreakerState = closedBreaker();
   #inFlight = 0;
   readonly #waiting: Array<() => void> = [];
-  #nextSlotAt = 0;
+  /** Times of the latest `maxPerSecond` submissions (a ring; `#sentHead` is the oldest once full). */
+  readonly #sent: number[] = [];
+  #sentHead = 0;
+  #paceTail: Promise<void> = Promise.resolve();
 
   constructor(inner: ChannelProvider, options: GuardOptions) {
     this.inner = inner;
@@ -70,13 +76,26 @@ export class GuardedProvider implements ChannelProvider {
     if (next) next(); else this.#inFlight -= 1;
   }
 
-  /** Spaces submissions 1/maxPerSecond apart. */
+  /**
+   * At most `maxPerSecond` submissions in any window of one second (plus a small guard for the network),
+   * counted on the times they actually left: callers take turns, each waits until the submission
+   * `maxPerSecond` places before it is a window old, then records its own time. Timer lateness can only
+   * delay a submission, never let a burst through.
+   */
   async #pace(): Promise<void> {
-    if (this.#options.maxPerSecond <= 0) return;
-    const interval = 1000 / this.#options.maxPerSecond;
-    const now = this.#now();
-    const slot = Math.max(now, this.#nextSlotAt);
-    this.#nextSlotAt = slot + interval;
-    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+    const max = this.#options.maxPerSecond;
+    if (max <= 0) return;
+    const turn = this.#paceTail.then(async () => {
+      const oldest = this.#sent.length >= max ? this.#sent[this.#sentHead]! : -Infinity;
+      let wait = oldest + WINDOW_MS - this.#now();
+      while (wait > 0) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = oldest + WINDOW_MS - this.#now();
+      }
+      if (this.#sent.length < max) this.#sent.push(this.#now());
+      else { this.#sent[this.#sentHead] = this.#now(); this.#sentHead = (this.#sentHead + 1) % max; }
+    });
+    this.#paceTail = turn;
+    await turn;
   }
 }

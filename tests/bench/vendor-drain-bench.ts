@@ -1,9 +1,9 @@
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
@@ -36,33 +36,20 @@ const settings = {
 };
 const TARGET = 1_000;
 
-interface FakeVendor { url: string; accepted: number; maxInFlight: number; maxPerSecond: number; close(): Promise<void> }
+interface FakeVendor { url: string; stats(): Promise<{ accepted: number; maxInFlight: number; maxPerSecond: number }>; close(): Promise<void> }
 
-/** Arkesel's send endpoint, answering after `latencyMs`; counts concurrency and per-second arrivals. */
+/** Arkesel's send endpoint in a child process (slow-vendor-process.ts), answering after `latencyMs`. */
 async function startSlowArkesel(latencyMs: number): Promise<FakeVendor> {
-  const state = { accepted: 0, inFlight: 0, maxInFlight: 0, second: 0, inSecond: 0, maxPerSecond: 0 };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const second = Math.floor(Date.now() / 1000);
-      if (second !== state.second) { state.second = second; state.inSecond = 0; }
-      state.inSecond += 1; state.maxPerSecond = Math.max(state.maxPerSecond, state.inSecond);
-      state.inFlight += 1; state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { recipients: string[] };
-      setTimeout(() => {
-        state.inFlight -= 1; state.accepted += 1;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: 'success', data: body.recipients.map((recipient) => ({ recipient, id: randomUUID() })) }));
-      }, latencyMs);
-    });
+  const child = fork(fileURLToPath(new URL('./slow-vendor-process.ts', import.meta.url)), [String(latencyMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(type: string) => new Promise<T>((resolve) => {
+    const listener = (message: { type: string }) => { if (message.type === type) { child.off('message', listener); resolve(message as T); } };
+    child.on('message', listener);
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = await ask<{ port: number }>('listening');
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get accepted() { return state.accepted; }, get maxInFlight() { return state.maxInFlight; }, get maxPerSecond() { return state.maxPerSecond; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    url: `http://127.0.0.1:${port}`,
+    async stats() { const answer = ask<{ accepted: number; maxInFlight: number; maxPerSecond: number }>('stats'); child.send({ type: 'stats' }); return answer; },
+    close: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send({ type: 'stop' }); }),
   };
 }
 
@@ -88,12 +75,12 @@ async function createLiveKey(server: SendServer, organizationId: string): Promis
 }
 
 async function main(): Promise<void> {
-  const fake = await startSlowArkesel(settings.latencyMs);
+  const vendor = await startSlowArkesel(settings.latencyMs);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-vendor-bench-'));
   const providersFile = path.join(dir, 'providers.json');
   await writeFile(providersFile, JSON.stringify({ providers: [{
     name: 'bench-arkesel', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['*'],
-    settings: { senderId: 'NKRA', baseUrl: fake.url, maxConcurrency: String(settings.maxConcurrency), maxPerSecond: String(settings.maxPerSecond) },
+    settings: { senderId: 'NKRA', baseUrl: vendor.url, maxConcurrency: String(settings.maxConcurrency), maxPerSecond: String(settings.maxPerSecond) },
     credentials: { apiKey: 'bench-arkesel-key' },
   }] }));
   process.env['PROVIDERS_FILE'] = providersFile;
@@ -124,15 +111,17 @@ async function main(): Promise<void> {
     let sent = 0;
     const deadline = started + Math.max(120_000, settings.messages * 10);
     while (sent < settings.messages && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      sent = (await server.statusCounts(organizationId))['SENT'] ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      sent = settings.messages - await server.undelivered(organizationId);
     }
+    sent = (await server.statusCounts(organizationId))['SENT'] ?? 0;
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const machine = machineBusy(machine0, os.cpus());
     await worker.stop();
     const counts = await server.statusCounts(organizationId);
     const rate = Math.round(sent / seconds);
+    const fake = { ...(await vendor.stats()) };
     const concurrencyOk = fake.maxInFlight <= settings.maxConcurrency;
     const mpsOk = settings.maxPerSecond === 0 || fake.maxPerSecond <= settings.maxPerSecond + 1; // +1: a window edge
     const clean = sent === settings.messages && fake.accepted === settings.messages;
@@ -151,7 +140,7 @@ async function main(): Promise<void> {
     console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
   } finally {
     await server.close();
-    await fake.close();
+    await vendor.close();
     await rm(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
