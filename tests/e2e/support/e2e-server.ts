@@ -5,16 +5,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Container } from 'inversify';
-import { buildApiContainer, buildApp } from '../../../hosts/api/container.ts';
 import { DEFAULT_WEB_ROOT } from '../../../hosts/api/middleware/web-app.ts';
-import { listen } from '../../../hosts/api/server.ts';
-import { bootstrapPlatformAdmin } from '../../../hosts/cli/bootstrap-admin.ts';
 import { loadConfig } from '../../../hosts/config.ts';
-import { openInfrastructure } from '../../../hosts/infrastructure.ts';
 import { createLogger } from '../../../hosts/logger.ts';
-import { loadProviders, MESSAGING } from '../../../hosts/messaging-bindings.ts';
-import { buildWorkerContainer, SCHEDULES, WORKER } from '../../../hosts/worker/container.ts';
-import { startWorker } from '../../../hosts/worker/worker.ts';
+import { startService } from '../../../hosts/service.ts';
 
 export const ADMIN = { email: 'admin@nkra.test', password: 'admin-password-e2e-1' };
 
@@ -46,8 +40,8 @@ export function ensureDashboardBuilt(): void {
 }
 
 /**
- * `npm start` in-process, on the embedded default (PGlite in a fresh temporary DATA_DIR): the same
- * steps as hosts/main.ts (API, worker, schedules, platform administrator bootstrap), on a free port.
+ * `npm start` in-process (hosts/service.ts, what hosts/main.ts runs), on the embedded default (PGlite in a
+ * fresh temporary DATA_DIR), on a free port.
  * In-process so a test can reach the container (e.g. to credit a wallet while no top-up API exists).
  */
 export async function startE2eServer(): Promise<E2eServer> {
@@ -59,24 +53,14 @@ export async function startE2eServer(): Promise<E2eServer> {
     ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PAYMENT_GATEWAY: 'sandbox', WORKER_CONCURRENCY: '2',
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the webhook step's receiver listens on 127.0.0.1
   });
-  const logger = createLogger(config.logLevel);
-  const infra = await openInfrastructure(config, logger, { superviseQueue: true });
-  await bootstrapPlatformAdmin(config, infra, logger);
-  const apiContainer = buildApiContainer(config, logger, infra);
-  await loadProviders(apiContainer);
-  const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime) });
-  for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
-  const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger);
-  const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
+  const service = await startService(config, createLogger(config.logLevel));
   const doc = await (await fetch(`${url}/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> };
   const routes = new Set<string>();
   for (const [p, ops] of Object.entries(doc.paths)) for (const m of Object.keys(ops)) routes.add(`${m.toUpperCase()} ${p}`);
   return {
-    url, dataDir, container: apiContainer, routes,
+    url, dataDir, container: service.apiContainer, routes,
     close: async () => {
-      await server.close(1_000);
-      await worker.stop();
-      await infra.close();
+      await service.stop(1_000);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,42 @@
+import type { Container } from 'inversify';
+import type { Config } from './config.ts';
+import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
+import type { Logger } from './logger.ts';
+import { buildApiContainer, buildApp } from './api/container.ts';
+import { listen } from './api/server.ts';
+import { buildWorkerContainer, SCHEDULES, WORKER } from './worker/container.ts';
+import { startWorker } from './worker/worker.ts';
+import { bootstrapPlatformAdmin } from './cli/bootstrap-admin.ts';
+import { loadProviders, MESSAGING } from './messaging-bindings.ts';
+
+export interface RunningService {
+  port: number;
+  infra: Infrastructure;
+  apiContainer: Container;
+  /** Stops accepting, drains requests (bounded by `timeoutMs`) and jobs, closes the database. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * API and worker in one process on one database (`npm start`; the e2e tests start exactly this):
+ * infrastructure and migrations, the administrator bootstrap, providers, the worker with its schedules,
+ * then the HTTP server.
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const infra = await openInfrastructure(config, logger, { superviseQueue: true });
+  await bootstrapPlatformAdmin(config, infra, logger);
+  const apiContainer = buildApiContainer(config, logger, infra);
+  await loadProviders(apiContainer);
+  const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime) });
+  for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
+  const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger);
+  const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
+  return {
+    port: server.port, infra, apiContainer,
+    async stop(timeoutMs) {
+      await server.close(timeoutMs);
+      await worker.stop();
+      await infra.close();
+    },
+  };
+}
