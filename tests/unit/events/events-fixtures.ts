@@ -13,6 +13,7 @@ import { ApplyDeliveryReport } from '../../../core/use-cases/messaging/apply-del
 import { DeliverMessage } from '../../../core/use-cases/messaging/deliver-message.ts';
 import { DEFAULT_FRAUD_LIMITS, type SendContext } from '../../../core/use-cases/messaging/send-context.ts';
 import { buildCore } from '../../support/build-core.ts';
+import { aTemplateRecord } from '../../support/template-record.ts';
 
 /** The event pipeline on in-memory adapters: one organization with a wallet and a recording provider per channel. */
 export async function buildEvents(options: { balance?: number; inline?: boolean } = {}) {
@@ -43,11 +44,8 @@ export async function buildEvents(options: { balance?: number; inline?: boolean 
     createEvent: new CreateEvent(core),
     apply: new ApplyDeliveryReport(core),
     async template(fields: Partial<Template> = {}): Promise<Template> {
-      const template: Template = {
-        id: core.ids.next(), organizationId, name: 'Order shipped', channel: 'SMS', body: 'Hi {{firstName}}, order {{order}} has shipped', subject: null,
-        countryCode: 'GH', language: 'en', category: 'TRANSACTIONAL', variables: ['firstName', 'order'], status: 'APPROVED', reviewComment: null,
-        createdByUserId: null, createdAt: now, updatedAt: now, ...fields,
-      };
+      const template = aTemplateRecord(core.ids.next(), organizationId, now,
+        { body: 'Hi {{firstName}}, order {{order}} has shipped', variables: ['firstName', 'order'], ...fields });
       await core.storage.templates.insert(template);
       return template;
     },

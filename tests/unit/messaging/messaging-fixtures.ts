@@ -12,6 +12,7 @@ import { SendBulkMessages } from '../../../core/use-cases/messaging/send-bulk-me
 import { DEFAULT_FRAUD_LIMITS, type FraudLimits, type SendContext } from '../../../core/use-cases/messaging/send-context.ts';
 import { SendMessage, type SendDeps } from '../../../core/use-cases/messaging/send-message.ts';
 import { buildCore, type TestCore } from '../../support/build-core.ts';
+import { aTemplateRecord } from '../../support/template-record.ts';
 
 /** A Ghanaian mobile number; `n` varies the last digits. */
 export function ghPhone(n = 0): string {
@@ -79,11 +80,7 @@ export async function buildPipeline(options: PipelineOptions = {}) {
       });
     },
     async template(fields: Partial<Template>): Promise<Template> {
-      const template: Template = {
-        id: core.ids.next(), organizationId, name: 'Order shipped', channel: 'SMS', body: 'Hi {{name}}, order {{order}} has shipped', subject: null,
-        countryCode: 'GH', language: 'en', category: 'TRANSACTIONAL', variables: ['name', 'order'], status: 'APPROVED', reviewComment: null,
-        createdByUserId: null, createdAt: now, updatedAt: now, ...fields,
-      };
+      const template = aTemplateRecord(core.ids.next(), organizationId, now, fields);
       await core.storage.templates.insert(template);
       return template;
     },
