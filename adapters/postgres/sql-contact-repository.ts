@@ -79,11 +79,21 @@ export class SqlContactRepository implements ContactRepository {
     return { items: rows.map(toContact), total: Number(total[0]?.n ?? 0) };
   }
 
+  /**
+   * One unique-index probe per address (a lateral `limit 1` lookup), whatever the statistics say: with
+   * `phone = any($2)` over thousands of values the planner, lacking fresh statistics (a table filling
+   * up during an import), scanned the organization's every contact for each batch.
+   */
   async findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]> {
     if (phones.length === 0 && emails.length === 0) return [];
-    const rows = await sqlRows<ContactRow>(this.#em, `select ${SELECT} from contacts c where c.organization_id = $1
-      and (c.phone = any($2::text[]) or c.email = any($3::text[]))`, [organizationId, [...phones], [...emails]]);
-    return rows.map(toContact);
+    const rows = await sqlRows<ContactRow>(this.#em, `select ${SELECT} from unnest($2::text[]) a (phone)
+        cross join lateral (select * from contacts c where c.organization_id = $1 and c.phone = a.phone limit 1) c
+      union all
+      select ${SELECT} from unnest($3::text[]) a (email)
+        cross join lateral (select * from contacts c where c.organization_id = $1 and c.email = a.email limit 1) c`,
+    [organizationId, [...new Set(phones)], [...new Set(emails)]]);
+    const byId = new Map(rows.map((r) => [r.id, r] as const)); // a contact found by its phone and by its email comes once
+    return [...byId.values()].map(toContact);
   }
 
   /** One statement for the whole batch: one array parameter per column (cheaper to decode than one JSON document). */

@@ -113,6 +113,9 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       expect((await storage.contacts.findById(org, list[1]!.id))!.tags).to.deep.equal(['b']);
       const found = await storage.contacts.findByAddresses(org, ['+233551000002'], ['yaw@test.org']);
       expect(found.map((c) => c.lastName).sort()).to.deep.equal(['Bulk', 'Bulk']);
+      const byBoth = await storage.contacts.findByAddresses(org, ['+233201000003', '+233201000003'], ['yaw@test.org']);
+      expect(byBoth.map((c) => c.firstName)).to.deep.equal(['Yaw']); // found by its phone and its email: once
+      expect(await storage.contacts.findByAddresses((await seedOrganization(storage)).id, ['+233201000003'], ['yaw@test.org'])).to.deep.equal([]);
       expect(await storage.contacts.delete(org, ama.id)).to.equal(true);
       expect(await storage.contacts.delete(org, ama.id)).to.equal(false);
       expect(await storage.contacts.findById(org, ama.id)).to.equal(null);
