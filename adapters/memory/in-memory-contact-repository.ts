@@ -57,6 +57,17 @@ export class InMemoryContactRepository implements ContactRepository {
 
   async insertMany(contacts: readonly Contact[]): Promise<void> { for (const c of contacts) await this.insert(c); }
 
+  async insertManyUnlessTaken(contacts: readonly Contact[]): Promise<boolean> {
+    const phones = new Set<string>(); const emails = new Set<string>();
+    for (const c of contacts) {
+      if (this.#clash(c) || (c.phone !== null && phones.has(c.phone)) || (c.email !== null && emails.has(c.email))) return false;
+      if (c.phone !== null) phones.add(c.phone);
+      if (c.email !== null) emails.add(c.email);
+    }
+    await this.insertMany(contacts);
+    return true;
+  }
+
   async updateMany(contacts: readonly Contact[]): Promise<void> {
     for (const c of contacts) if (!(await this.update(c))) throw new AppError('NOT_FOUND', 'contact not found');
   }

@@ -10,3 +10,8 @@ export async function translateUniqueViolation<T>(what: string, write: () => Pro
     throw error;
   }
 }
+
+/** A unique-key violation, as the ORM reports it or as the driver raised it (SQLSTATE 23505, from raw `sqlRows`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof UniqueConstraintViolationException || (error as { code?: unknown } | null)?.code === '23505';
+}

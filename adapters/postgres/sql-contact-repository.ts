@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Contact } from '../../core/domain/contact.ts';
 import type { Audience } from '../../core/domain/segment-rules.ts';
 import type { ContactRepository, ContactSearch } from '../../core/ports/contact-repository.ts';
-import { translateUniqueViolation } from './db-errors.ts';
+import { isUniqueViolation, translateUniqueViolation } from './db-errors.ts';
 import { audienceSql } from './sql-segment-rules.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
@@ -107,6 +107,22 @@ export class SqlContactRepository implements ContactRepository {
     [column((c) => c.id), column((c) => c.organizationId), column((c) => c.firstName), column((c) => c.lastName), column((c) => c.phone),
       column((c) => c.email), column((c) => c.countryCode), column((c) => JSON.stringify(c.tags)), column((c) => c.fcmToken),
       column((c) => c.optedOutAt), column((c) => c.createdAt), column((c) => c.updatedAt)]);
+  }
+
+  /** A savepoint inside a transaction, so that a refused insert leaves the transaction usable. */
+  async insertManyUnlessTaken(contacts: readonly Contact[]): Promise<boolean> {
+    if (contacts.length === 0) return true;
+    const guarded = this.#em.isInTransaction();
+    if (guarded) await sqlRows(this.#em, 'savepoint contacts_insert_many', []);
+    try {
+      await this.insertMany(contacts);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (guarded) await sqlRows(this.#em, 'rollback to savepoint contacts_insert_many', []);
+      return false;
+    }
+    if (guarded) await sqlRows(this.#em, 'release savepoint contacts_insert_many', []);
+    return true;
   }
 
   async updateMany(contacts: readonly Contact[]): Promise<void> {

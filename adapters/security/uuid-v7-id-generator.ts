@@ -1,15 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
 
-/** RFC 9562 UUIDv7: time-ordered, so new rows land at the end of primary-key indexes. */
+/**
+ * RFC 9562 UUIDv7: time-ordered, so new rows land at the end of primary-key indexes. The 74 random
+ * bits come from a random (v4) UUID, whose variant bits are v7's too: `randomUUID` draws from a
+ * buffered entropy pool, much cheaper per id than `randomBytes(16)` (a bulk import makes millions).
+ */
 export class UuidV7IdGenerator implements IdGenerator {
   next(): string {
-    const bytes = randomBytes(16);
-    const ms = BigInt(Date.now());
-    for (let i = 0; i < 6; i += 1) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-    bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-    const hex = bytes.toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const ms = Date.now().toString(16).padStart(12, '0');
+    // randomUUID(): xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep everything after the version digit.
+    return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${randomUUID().slice(15)}`;
   }
 }

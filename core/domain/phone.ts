@@ -64,13 +64,15 @@ export function normalizePhone(raw: string, defaultCountry: string = DEFAULT_COU
       default: return failure('INVALID_NUMBER', `is not a valid phone number${suffix}`);
     }
   }
+  let type: PhoneType | null | undefined;
   return {
     ok: true,
     phone: {
       e164: parsed.number,
       country: parsed.isNonGeographic() ? null : (parsed.country ?? null),
       callingCode: parsed.countryCallingCode,
-      type: parsed.getType() ?? null,
+      // Read on demand: the type costs as much again as the validity check, and most callers (a bulk import) never ask.
+      get type() { return type === undefined ? (type = parsed.getType() ?? null) : type; },
     },
   };
 }

@@ -28,6 +28,12 @@ export interface ContactRepository {
   findByAddresses(organizationId: string, phones: readonly string[], emails: readonly string[]): Promise<Contact[]>;
   /** Bulk writes of an import batch: one statement each. A clash throws CONFLICT (callers match first). */
   insertMany(contacts: readonly Contact[]): Promise<void>;
+  /**
+   * Inserts all of `contacts`, or none of them and returns false when one of their phones or emails
+   * is already held by a stored contact of the organization (an import batch of new people, no lookup
+   * first). Any other failure throws; the surrounding transaction stays usable after a false.
+   */
+  insertManyUnlessTaken(contacts: readonly Contact[]): Promise<boolean>;
   updateMany(contacts: readonly Contact[]): Promise<void>;
   /**
    * Serializes bulk writers (imports) of one organization's contacts until the surrounding transaction

@@ -121,6 +121,24 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       expect(await storage.contacts.findById(org, ama.id)).to.equal(null);
     });
 
+    it('inserts a batch of new contacts all or none: a taken phone or email refuses the whole batch, and the transaction goes on', async () => {
+      const { org } = await seeded();
+      const other = (await seedOrganization(storage)).id;
+      const newcomer = aContact(org, { firstName: 'Abena', phone: '+233241000099' });
+      const clashing = aContact(org, { firstName: 'Esi', email: 'yaw@test.org' });
+      const outcome = await storage.transaction(async (tx) => {
+        const refused = await tx.contacts.insertManyUnlessTaken([newcomer, clashing]);
+        const accepted = await tx.contacts.insertManyUnlessTaken([newcomer, aContact(org, { firstName: 'Esi', email: 'esi@test.org' })]);
+        return { refused, accepted };
+      });
+      expect(outcome).to.deep.equal({ refused: false, accepted: true });
+      expect((await storage.contacts.search(org, { search: '', offset: 0, limit: 100, countUpTo: 100 })).items.map((c) => c.firstName).sort())
+        .to.deep.equal(['Abena', 'Ama', 'Efua', 'Esi', 'Kofi', 'Yaw']);
+      expect(await storage.contacts.insertManyUnlessTaken([aContact(other, { email: 'yaw@test.org' })])).to.equal(true); // another organization's address
+      expect(await storage.contacts.insertManyUnlessTaken([aContact(org, { phone: '+233551000002' })])).to.equal(false); // outside a transaction too
+      expect(await storage.contacts.insertManyUnlessTaken([])).to.equal(true);
+    });
+
     it('freezes a static segment\'s members: later contacts do not join it', async () => {
       const { org } = await seeded();
       const segment = { id: uniqueId('seg'), organizationId: org, name: 'VIP', description: null, rules: parseSegmentRule({ field: 'tags', op: 'contains', value: 'vip' }),

@@ -1,4 +1,5 @@
 import { normalizeContactFields, type Contact, type ContactFields } from '../../domain/contact.ts';
+import { mergeImportRows, type ImportRow, type MergedImportRows } from '../../domain/merge-import-rows.ts';
 import { IMPORT_ERRORS_KEPT, type ContactImport, type ImportRowError } from '../../domain/contact-import.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -42,10 +43,11 @@ export class ProcessContactImport {
     let batch: ReadRow[] = [];
     // One batch commits while the next one is read and normalized (at most one in flight).
     let inFlight: Promise<ContactImport | null> = Promise.resolve(first);
+    const run: RunState = { expectNew: true };
     const commitNext = async (rows: ReadRow[], mode: Mode): Promise<ContactImport | null> => {
       const previous = await inFlight;
       if (!previous) return null;
-      inFlight = this.#commit(previous, rows, mode);
+      inFlight = this.#commit(previous, rows, mode, run);
       inFlight.catch(() => undefined); // awaited below; this only keeps a failure from being "unhandled" meanwhile
       return previous;
     };
@@ -73,9 +75,9 @@ export class ProcessContactImport {
    * (a job redelivered while the first run was still going): that run owns the import.
    * 'pause' ends this run after the batch and enqueues the rest, so one job stays short.
    */
-  async #commit(job: ContactImport, rows: readonly ReadRow[], mode: Mode): Promise<ContactImport | null> {
+  async #commit(job: ContactImport, rows: readonly ReadRow[], mode: Mode, run: RunState): Promise<ContactImport | null> {
     const rejected: ImportRowError[] = [];
-    const readable: Array<{ line: number; fields: ContactFields; hasCountry: boolean }> = [];
+    const readable: ImportRow[] = [];
     for (const row of rows) {
       if ('reason' in row) rejected.push(row); else readable.push(row);
     }
@@ -89,7 +91,8 @@ export class ProcessContactImport {
         if (next.errors.length < IMPORT_ERRORS_KEPT) next.errors.push(error);
       };
       rejected.forEach(reject);
-      const outcome = await this.#upsert(tx, job.organizationId, readable, (line, reason) => reject({ line, reason }));
+      const outcome = await this.#upsert(tx, job.organizationId, readable, run);
+      outcome.rejected.forEach(reject);
       next.created += outcome.created; next.updated += outcome.updated;
       next.rowsDone += rows.length;
       const now = this.#deps.clock.now();
@@ -103,46 +106,48 @@ export class ProcessContactImport {
     });
   }
 
-  async #upsert(tx: Repositories, organizationId: string, rows: ReadonlyArray<{ line: number; fields: ContactFields; hasCountry: boolean }>,
-    reject: (line: number, reason: string) => void): Promise<{ created: number; updated: number }> {
-    if (rows.length === 0) return { created: 0, updated: 0 };
-    const existing = await tx.contacts.findByAddresses(organizationId,
-      rows.flatMap((r) => (r.fields.phone ? [r.fields.phone] : [])), rows.flatMap((r) => (r.fields.email ? [r.fields.email] : [])));
-    const byPhone = new Map<string, Contact>(); const byEmail = new Map<string, Contact>();
-    const index = (c: Contact) => { if (c.phone) byPhone.set(c.phone, c); if (c.email) byEmail.set(c.email, c); };
-    existing.forEach(index);
-    const fresh = new Set<Contact>(); const dirty = new Set<Contact>();
-    let created = 0; let updated = 0;
+  /**
+   * Most batches of an import are new people. Such a batch is merged among its own rows and inserted
+   * without looking anything up: the insert writes nothing when one of its phones or emails is already
+   * stored (then the batch is matched against the stored contacts as usual, and so are the next ones
+   * until a lookup finds nothing). Either way the outcome is the one matching first would give.
+   */
+  async #upsert(tx: Repositories, organizationId: string, rows: readonly ImportRow[], run: RunState): Promise<MergedImportRows> {
     const now = this.#deps.clock.now();
-    for (const { line, fields, hasCountry } of rows) {
-      const phoneMatch = fields.phone ? byPhone.get(fields.phone) : undefined;
-      const emailMatch = fields.email ? byEmail.get(fields.email) : undefined;
-      if (phoneMatch && emailMatch && phoneMatch !== emailMatch) { reject(line, 'the phone and the email belong to two different contacts'); continue; }
-      const match = phoneMatch ?? emailMatch;
-      if (!match) {
-        const contact: Contact = { id: this.#deps.ids.next(), organizationId, ...fields, optedOutAt: null, createdAt: now, updatedAt: now };
-        fresh.add(contact); index(contact); created += 1;
-        continue;
-      }
-      if (fields.phone && match.phone && match.phone !== fields.phone) { reject(line, 'the email belongs to a contact with another phone'); continue; }
-      if (fields.email && match.email && match.email !== fields.email) { reject(line, 'the phone belongs to a contact with another email'); continue; }
-      match.firstName = fields.firstName ?? match.firstName; match.lastName = fields.lastName ?? match.lastName;
-      match.phone = fields.phone ?? match.phone; match.email = fields.email ?? match.email; match.fcmToken = fields.fcmToken ?? match.fcmToken;
-      if (hasCountry) match.countryCode = fields.countryCode;
-      match.tags = [...new Set([...match.tags, ...fields.tags])];
-      match.updatedAt = now;
-      index(match);
-      if (!fresh.has(match)) dirty.add(match);
-      updated += 1;
+    const create = (fields: ContactFields): Contact => ({ id: this.#deps.ids.next(), organizationId, ...fields, optedOutAt: null, createdAt: now, updatedAt: now });
+    if (rows.length === 0) return mergeImportRows(rows, [], create, now);
+    if (run.expectNew) {
+      const alone = mergeImportRows(rows, [], create, now);
+      const { phones, emails } = addressesOf(rows, alone.fresh);
+      const nothingStored = phones.length + emails.length === 0 || (await tx.contacts.findByAddresses(organizationId, phones, emails)).length === 0;
+      if (nothingStored && await tx.contacts.insertManyUnlessTaken(alone.fresh)) return alone;
     }
-    await tx.contacts.insertMany([...fresh]);
-    await tx.contacts.updateMany([...dirty]);
-    return { created, updated };
+    const { phones, emails } = addressesOf(rows, []);
+    const stored = await tx.contacts.findByAddresses(organizationId, phones, emails);
+    run.expectNew = stored.length === 0;
+    const merged = mergeImportRows(rows, stored, create, now);
+    await tx.contacts.insertMany(merged.fresh);
+    await tx.contacts.updateMany(merged.dirty);
+    return merged;
   }
 }
 
+/** Whether the next batch is tried as new people first (see #upsert); one per job run. */
+interface RunState { expectNew: boolean }
+
+/** The phones and emails of `rows` that none of `held` has (all of them when `held` is empty). */
+function addressesOf(rows: readonly ImportRow[], held: readonly Contact[]): { phones: string[]; emails: string[] } {
+  const heldPhones = new Set(held.map((c) => c.phone)); const heldEmails = new Set(held.map((c) => c.email));
+  const phones = new Set<string>(); const emails = new Set<string>();
+  for (const { fields } of rows) {
+    if (fields.phone && !heldPhones.has(fields.phone)) phones.add(fields.phone);
+    if (fields.email && !heldEmails.has(fields.email)) emails.add(fields.email);
+  }
+  return { phones: [...phones], emails: [...emails] };
+}
+
 type Mode = 'more' | 'last' | 'pause';
-type ReadRow = { line: number; fields: ContactFields; hasCountry: boolean } | ImportRowError;
+type ReadRow = ImportRow | ImportRowError;
 
 /** A CSV row as contact fields, or why it is skipped. */
 function readRow(row: CsvRow): ReadRow {

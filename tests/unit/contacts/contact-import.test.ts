@@ -51,6 +51,24 @@ describe('contact CSV import (use cases on memory)', () => {
     expect(ama.tags).to.deep.equal(['vip', 'accra']);
   });
 
+  it('matches stored contacts in a batch of mostly new people as if it had looked them up first', async () => {
+    const stored = { organizationId, firstName: 'Kojo', lastName: null, email: null, countryCode: 'GH', tags: ['old'], fcmToken: null, optedOutAt: null,
+      createdAt: core.clock.now(), updatedAt: core.clock.now() };
+    await core.storage.contacts.insert({ ...stored, id: 'kojo', phone: '+233241000009' });
+    await core.storage.contacts.insert({ ...stored, id: 'yaa', firstName: 'Yaa', phone: '+233241000008' });
+    // Only a skipped row's phone is stored (Yaa's); its email is the one the first row just created.
+    const clash = await start(['phone,email,firstName', '0241000001,ama@example.com,Ama', '0241000008,ama@example.com,Clash', '0241000002,,Kofi'].join('\n'));
+    const first = await processor(core.storage, 10).execute(clash.id);
+    expect(first).to.include({ status: 'COMPLETED', created: 2, updated: 0, skipped: 1 });
+    expect(first!.errors).to.deep.equal([{ line: 3, reason: 'the phone and the email belong to two different contacts' }]);
+    const mixed = await start(['phone,firstName,tags', '0241000003,Esi,', '0241000009,Kojo Mensah,vip', '0241000004,Abena,'].join('\n'));
+    expect(await processor(core.storage, 10).execute(mixed.id)).to.include({ status: 'COMPLETED', created: 2, updated: 1, skipped: 0 });
+    const kojo = await core.storage.contacts.findById(organizationId, 'kojo');
+    expect(kojo).to.include({ firstName: 'Kojo Mensah' });
+    expect(kojo!.tags).to.deep.equal(['old', 'vip']);
+    expect((await core.storage.contacts.search(organizationId, { search: '', offset: 0, limit: 100, countUpTo: 1_000 })).total).to.equal(6);
+  });
+
   it('resumes after a crash at the last committed batch: nothing is created twice', async () => {
     const rows = Array.from({ length: 9 }, (_, i) => `02410000${String(10 + i)},N${i}`);
     const job = await start(['phone,firstName', ...rows].join('\n'));
