@@ -44,6 +44,7 @@ export class ProcessContactImport {
     // One batch commits while the next one is read and normalized (at most one in flight).
     let inFlight: Promise<ContactImport | null> = Promise.resolve(first);
     const run: RunState = { expectNew: true };
+    const columns = new Map<string, ImportColumn | null>(); // header name -> column, worked out once per file
     const commitNext = async (rows: ReadRow[], mode: Mode): Promise<ContactImport | null> => {
       const previous = await inFlight;
       if (!previous) return null;
@@ -55,13 +56,15 @@ export class ProcessContactImport {
     for await (const row of csv.rows(storage.contactImports.chunks(importId))) {
       seen += 1;
       if (seen <= resumeAfter) continue;
-      batch.push(readRow(row));
+      // A full batch commits when a further row shows up: the file's last batch always commits as the
+      // last one, never as a pause that leaves a next run nothing to do but re-read the whole file.
       if (batch.length >= batchRows) {
-        const pause = seen - resumeAfter >= budget;
+        const pause = seen - 1 - resumeAfter >= budget;
         if (!(await commitNext(batch, pause ? 'pause' : 'more'))) break;
         batch = [];
         if (pause) return (await inFlight) ?? storage.contactImports.findForProcessing(importId);
       }
+      batch.push(readRow(row, columns));
     }
     if (await commitNext(batch, 'last')) {
       const done = await inFlight;
@@ -150,19 +153,20 @@ type Mode = 'more' | 'last' | 'pause';
 type ReadRow = ImportRow | ImportRowError;
 
 /** A CSV row as contact fields, or why it is skipped. */
-function readRow(row: CsvRow): ReadRow {
+function readRow(row: CsvRow, columns: Map<string, ImportColumn | null>): ReadRow {
   if ('error' in row) return { line: row.line, reason: row.error };
-  const cells = cellsOf(row.record);
+  const cells = cellsOf(row.record, columns);
   const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags) });
   if (!read.ok) return { line: row.line, reason: read.reason };
   if (read.fields.phone === null && read.fields.email === null) return { line: row.line, reason: 'a row needs a phone or an email' };
   return { line: row.line, fields: read.fields, hasCountry: Boolean(cells.countryCode?.trim()) };
 }
 
-function cellsOf(record: Record<string, string>): Partial<Record<ImportColumn, string>> {
+function cellsOf(record: Record<string, string>, columns: Map<string, ImportColumn | null>): Partial<Record<ImportColumn, string>> {
   const cells: Partial<Record<ImportColumn, string>> = {};
   for (const [header, value] of Object.entries(record)) {
-    const column = importColumnOf(header);
+    let column = columns.get(header);
+    if (column === undefined) columns.set(header, column = importColumnOf(header));
     if (column && typeof value === 'string' && cells[column] === undefined) cells[column] = value;
   }
   return cells;

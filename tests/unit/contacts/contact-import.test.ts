@@ -97,6 +97,15 @@ describe('contact CSV import (use cases on memory)', () => {
     expect(await budgeted.execute(job.id)).to.include({ status: 'COMPLETED', rowsDone: 9, created: 9 });
   });
 
+  it('completes in the run that reaches the end of the file, even when the last batch fills the row budget exactly', async () => {
+    const job = await start(['phone', ...Array.from({ length: 8 }, (_, i) => `02430000${String(10 + i)}`)].join('\n'));
+    core.storage.jobs.take(QUEUES.contactImport);
+    const budgeted = new ProcessContactImport({ storage: core.storage, ids: core.ids, clock: core.clock, csv: new CsvParseReader(), batchRows: 2, maxRowsPerRun: 4 });
+    expect(await budgeted.execute(job.id)).to.include({ status: 'PROCESSING', rowsDone: 4 });
+    expect(await budgeted.execute(job.id)).to.include({ status: 'COMPLETED', rowsDone: 8, created: 8 });
+    expect(core.storage.jobs.take(QUEUES.contactImport)).to.have.length(1); // the first run's re-enqueue only
+  });
+
   it('keeps the first 100 row errors and counts them all', async () => {
     const job = await start(['phone', ...Array.from({ length: 130 }, () => 'not-a-phone')].join('\n'));
     const done = await processor(core.storage, 50).execute(job.id);
