@@ -3,6 +3,7 @@ import type { Contact } from '../../core/domain/contact.ts';
 import type { Audience } from '../../core/domain/segment-rules.ts';
 import type { ContactRepository, ContactSearch } from '../../core/ports/contact-repository.ts';
 import { isUniqueViolation, translateUniqueViolation } from './db-errors.ts';
+import { textArrayLiteral, timestampArrayLiteral } from './sql-array-literal.ts';
 import { audienceSql } from './sql-segment-rules.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
@@ -99,14 +100,15 @@ export class SqlContactRepository implements ContactRepository {
   /** One statement for the whole batch: one array parameter per column (cheaper to decode than one JSON document). */
   async insertMany(contacts: readonly Contact[]): Promise<void> {
     if (contacts.length === 0) return;
-    const column = <T>(pick: (c: Contact) => T) => contacts.map(pick);
+    const text = (pick: (c: Contact) => string | null) => textArrayLiteral(contacts.map(pick));
+    const time = (pick: (c: Contact) => Date | null) => timestampArrayLiteral(contacts.map(pick));
     await sqlRows(this.#em, `insert into contacts (${COLUMNS})
       select id, organization_id, first_name, last_name, phone, email, country_code, tags::jsonb, fcm_token, opted_out_at, created_at, updated_at
       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
         as r (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, opted_out_at, created_at, updated_at)`,
-    [column((c) => c.id), column((c) => c.organizationId), column((c) => c.firstName), column((c) => c.lastName), column((c) => c.phone),
-      column((c) => c.email), column((c) => c.countryCode), column((c) => JSON.stringify(c.tags)), column((c) => c.fcmToken),
-      column((c) => c.optedOutAt), column((c) => c.createdAt), column((c) => c.updatedAt)]);
+    [text((c) => c.id), text((c) => c.organizationId), text((c) => c.firstName), text((c) => c.lastName), text((c) => c.phone),
+      text((c) => c.email), text((c) => c.countryCode), text((c) => JSON.stringify(c.tags)), text((c) => c.fcmToken),
+      time((c) => c.optedOutAt), time((c) => c.createdAt), time((c) => c.updatedAt)]);
   }
 
   /** A savepoint inside a transaction, so that a refused insert leaves the transaction usable. */

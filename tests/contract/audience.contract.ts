@@ -121,6 +121,16 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       expect(await storage.contacts.findById(org, ama.id)).to.equal(null);
     });
 
+    it('bulk-inserts any text and instants as given (quotes, backslashes, braces, commas, line breaks, "NULL")', async () => {
+      const org = (await seedOrganization(storage)).id;
+      const odd = [
+        aContact(org, { firstName: 'O"Neil \\ {x,y}', lastName: 'NULL', email: 'odd@example.com', tags: ['a "b"', 'c\\d', '{e}'], createdAt: new Date('2026-01-02T03:04:05.678Z') }),
+        aContact(org, { firstName: 'Line\nbreak, ünïcödé ✓', lastName: null, phone: '+233241000077', fcmToken: 'tok,en', optedOutAt: new Date('2026-01-03T00:00:00.001Z') }),
+      ];
+      await storage.contacts.insertMany(odd);
+      for (const contact of odd) expect(await storage.contacts.findById(org, contact.id)).to.deep.equal(contact);
+    });
+
     it('inserts a batch of new contacts all or none: a taken phone or email refuses the whole batch, and the transaction goes on', async () => {
       const { org } = await seeded();
       const other = (await seedOrganization(storage)).id;
