@@ -121,6 +121,7 @@ export * from './ports/webhook-endpoint-repository.ts';
 export * from './ports/webhook-sender.ts';
 export * from './ports/webhook-subscriptions.ts';
 export * from './use-cases/messaging/accept-coalescer.ts';
+export * from './use-cases/messaging/accepted-attempt-recorder.ts';
 export * from './domain/payment.ts';
 export * from './domain/invoice.ts';
 export * from './ports/payment-gateway.ts';
