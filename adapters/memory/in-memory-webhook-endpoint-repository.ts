@@ -31,6 +31,12 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).slice(0, 100).map(copy);
   }
 
+  async listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]> {
+    const wanted = new Set(organizationIds);
+    return [...this.#state.webhookEndpoints.values()].filter((e) => wanted.has(e.organizationId) && e.isActive)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(copy);
+  }
+
   async hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean> {
     return this.#of(organizationId).some((e) => subscribesTo(e, kind));
   }

@@ -57,6 +57,13 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
     return rows.map(toEndpoint);
   }
 
+  async listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]> {
+    if (organizationIds.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where organization_id = any($1::text[]) and is_active order by created_at, id',
+      [[...new Set(organizationIds)]], { prepare: true });
+    return rows.map(toEndpoint);
+  }
+
   async hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean> {
     const rows = await sqlRows<{ found: boolean }>(this.#em, `select exists (select 1 from webhook_endpoints where ${SUBSCRIBED}) as found`, [organizationId, kind]);
     return rows[0]?.found === true;

@@ -14,6 +14,11 @@ export interface WebhookEndpointRepository {
   save(endpoint: WebhookEndpoint): Promise<boolean>;
   /** Active endpoints subscribed to `kind` (listing it, or listing nothing = every kind), oldest first, at most 100. */
   listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]>;
+  /**
+   * The active endpoints of each of `organizationIds` (at most MAX_WEBHOOK_ENDPOINTS each, by the
+   * creation rule), oldest first, in one statement: the fan-out of a batch of events filters them by kind.
+   */
+  listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]>;
   /** Whether `listSubscribed` would return anything (one indexed probe). */
   hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean>;
 }

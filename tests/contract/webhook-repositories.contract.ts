@@ -73,6 +73,62 @@ export function describeWebhookRepositoriesContract(name: string, makeStorage: (
       expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(done);
     });
 
+    it('lists the active endpoints of several organizations at once, oldest first', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage); const c = await seedOrganization(storage);
+      const aNewer = anEndpoint(a.id, { createdAt: at(2), events: ['campaign.completed'] });
+      const aOlder = anEndpoint(a.id, { createdAt: at(1) });
+      const aInactive = anEndpoint(a.id, { isActive: false });
+      const bOne = anEndpoint(b.id, { createdAt: at(3) });
+      const cOne = anEndpoint(c.id);
+      for (const e of [aNewer, aOlder, aInactive, bOne, cOne]) await storage.webhookEndpoints.insert(e);
+      expect(await storage.webhookEndpoints.listActive([a.id, b.id, a.id])).to.deep.equal([aOlder, aNewer, bOne]);
+      expect(await storage.webhookEndpoints.listActive([])).to.deep.equal([]);
+    });
+
+    it('inserts a fan-out in one call and returns the stored delivery of each pair, new or existing', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const one = anEndpoint(a.id); const two = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(one); await storage.webhookEndpoints.insert(two);
+      const existing = aDelivery(one, { status: 'SUCCEEDED', attempts: 1, responseCode: 204, lastAttemptAt: at(1), nextAttemptAt: null, updatedAt: at(1) });
+      await storage.webhookDeliveries.insertIfAbsent(existing);
+      const again = aDelivery(one, { eventId: existing.eventId });
+      const fresh = aDelivery(two, { eventId: existing.eventId, responseCode: null, lastError: null });
+      const freshTwin = { ...fresh, id: uniqueId('whd') };
+      const stored = await storage.webhookDeliveries.insertOrFindMany([again, fresh, freshTwin]);
+      expect(stored.sort((x, y) => x.endpointId === one.id ? -1 : y.endpointId === one.id ? 1 : 0)).to.deep.equal([existing, fresh]);
+      expect(await storage.webhookDeliveries.find(a.id, again.id)).to.equal(null);
+      expect(await storage.webhookDeliveries.find(a.id, fresh.id)).to.deep.equal(fresh);
+      // Another organization's claim on the pair neither sees nor changes the existing delivery.
+      expect(await storage.webhookDeliveries.insertOrFindMany([{ ...again, id: uniqueId('whd'), organizationId: b.id }])).to.deep.equal([]);
+      expect(await storage.webhookDeliveries.find(a.id, existing.id)).to.deep.equal(existing);
+      expect(await storage.webhookDeliveries.insertOrFindMany([])).to.deep.equal([]);
+    });
+
+    it('saves many deliveries in one call, each only within its organization', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const endpoint = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(endpoint);
+      const first = aDelivery(endpoint); const second = aDelivery(endpoint);
+      await storage.webhookDeliveries.insertOrFindMany([first, second]);
+      const done = { ...first, status: 'SUCCEEDED' as const, attempts: 1, responseCode: 200, nextAttemptAt: null, lastAttemptAt: at(4), updatedAt: at(4) };
+      const retrying = { ...second, attempts: 1, responseCode: null, lastError: 'timed out after 10000 ms', nextAttemptAt: at(9), lastAttemptAt: at(4), updatedAt: at(4) };
+      expect(await storage.webhookDeliveries.saveMany([done, { ...retrying, organizationId: b.id }])).to.equal(1);
+      expect(await storage.webhookDeliveries.find(a.id, second.id)).to.deep.equal(second);
+      expect(await storage.webhookDeliveries.saveMany([done, retrying])).to.equal(2);
+      expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(done);
+      expect(await storage.webhookDeliveries.find(a.id, second.id)).to.deep.equal(retrying);
+      expect(await storage.webhookDeliveries.saveMany([])).to.equal(0);
+    });
+
+    it('rolls a fan-out back with its transaction', async () => {
+      const a = await seedOrganization(storage);
+      const endpoint = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(endpoint);
+      const delivery = aDelivery(endpoint);
+      await storage.transaction(async (tx) => { await tx.webhookDeliveries.insertOrFindMany([delivery]); throw new Error('boom'); }).catch(() => undefined);
+      expect(await storage.webhookDeliveries.find(a.id, delivery.id)).to.equal(null);
+    });
+
     it('rolls deliveries back with their transaction', async () => {
       const a = await seedOrganization(storage);
       const endpoint = anEndpoint(a.id);
