@@ -16,7 +16,8 @@ import { testConfig } from '../support/test-config.ts';
 
 /**
  * `npm run bench:webhooks`: webhook dispatch on PostgreSQL through the real worker (pg-boss, the
- * webhook-dispatch and webhook-deliver handlers, the SSRF-guarded sender) to a local receiver.
+ * webhook-dispatch handler, which fans out and makes first attempts a fetched batch at a time, and the
+ * webhook-deliver handler of retries; the SSRF-guarded sender) to a local receiver.
  * Events are published (by a separate pool and pg-boss, as the API process would) at --rate (default
  * 500/s) for --seconds (default 20) to one endpoint
  * subscribed to everything; measured: event-to-first-attempt latency (publish commit -> request
@@ -30,6 +31,9 @@ function arg(name: string): string | undefined {
 const RATE = Number(arg('rate') ?? 500);
 const SECONDS = Number(arg('seconds') ?? 20);
 const CONCURRENCY = Number(arg('concurrency') ?? 20);
+/** Overrides of the webhook-dispatch handler's batch size and fetch loops, to compare settings. */
+const DISPATCH_BATCH = arg('dispatch-batch') === undefined ? undefined : Number(arg('dispatch-batch'));
+const DISPATCH_FETCHERS = arg('dispatch-fetchers') === undefined ? undefined : Number(arg('dispatch-fetchers'));
 const BENCH_DB = 'nkra_bench_webhooks';
 
 function withDatabase(url: string, name: string): string {
@@ -69,12 +73,22 @@ async function main(): Promise<void> {
   const apiInfra = await openInfrastructure({ ...config, databasePoolSize: 20 }, logger, { superviseQueue: false, pgliteDir: null });
   const apiStorage = new MikroOrmStorage(apiInfra.database, new UuidV7IdGenerator(), apiInfra.boss);
   const durations = new Map<string, number[]>();
+  const batchSizes = new Map<string, number[]>();
+  const record = <T>(map: Map<string, T[]>, queue: string, value: T) => (map.get(queue) ?? map.set(queue, []).get(queue)!).push(value);
   const handlers = container.getAll(WORKER.handlers).map((h) => ({
     ...h,
+    ...(h.queue === 'webhook-dispatch' && DISPATCH_BATCH !== undefined ? { batchSize: DISPATCH_BATCH } : {}),
+    ...(h.queue === 'webhook-dispatch' && DISPATCH_FETCHERS !== undefined ? { fetchers: DISPATCH_FETCHERS } : {}),
     async handle(data: Record<string, unknown>) {
       const t = performance.now();
-      try { await h.handle(data); } finally { (durations.get(h.queue) ?? durations.set(h.queue, []).get(h.queue)!).push(performance.now() - t); }
+      try { await h.handle(data); } finally { record(durations, h.queue, performance.now() - t); }
     },
+    ...(h.handleBatch ? {
+      async handleBatch(data: ReadonlyArray<Record<string, unknown>>) {
+        const t = performance.now();
+        try { return await h.handleBatch!(data); } finally { record(durations, h.queue, performance.now() - t); record(batchSizes, h.queue, data.length); }
+      },
+    } : {}),
   }));
   const worker = await startWorker(infra.boss, handlers, logger);
   try {
@@ -118,7 +132,9 @@ async function main(): Promise<void> {
     for (const [queue, list] of durations) {
       if (!queue.startsWith('webhook')) continue;
       const sorted = [...list].sort((a, b) => a - b);
-      console.log(`${queue}: ${list.length} jobs, handler p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
+      const sizes = batchSizes.get(queue);
+      const what = sizes ? `${list.length} batches (${sizes.reduce((a, b) => a + b, 0)} jobs, mean ${(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(1)} a batch)` : `${list.length} jobs`;
+      console.log(`${queue}: ${what}, handler p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     }
     console.log(`targets: keeps up with ${RATE}/s (delivered rate >= ${(RATE * 0.95).toFixed(0)}/s), p99 event-to-first-attempt < 1000 ms`);
     if (received.size < total || p99 >= 1000 || deliveredRate < RATE * 0.95) { console.error('target missed'); process.exitCode = 1; }

@@ -6,7 +6,7 @@ import { newOrganization } from '../../../core/domain/organization.ts';
 import { QUEUES } from '../../../core/ports/job-queue.ts';
 import { CreateWebhookEndpoint } from '../../../core/use-cases/webhooks/create-webhook-endpoint.ts';
 import { DeliverWebhook } from '../../../core/use-cases/webhooks/deliver-webhook.ts';
-import { DispatchOutboundEvent } from '../../../core/use-cases/webhooks/dispatch-outbound-event.ts';
+import { DispatchOutboundEvents, type DispatchSummary } from '../../../core/use-cases/webhooks/dispatch-outbound-events.ts';
 import { publishOutboundEvent } from '../../../core/use-cases/webhooks/publish-outbound-event.ts';
 import type { WebhookAttemptDeps } from '../../../core/use-cases/webhooks/webhook-attempt.ts';
 import { buildCore } from '../../support/build-core.ts';
@@ -25,7 +25,7 @@ export async function buildWebhooks() {
   const subscriptions = new CachedWebhookSubscriptions(() => core.storage.webhookEndpoints, 60_000);
   const deps: WebhookAttemptDeps = { storage: core.storage, sender, cipher, clock: core.clock, email: core.email, subscriptions };
   const create = new CreateWebhookEndpoint({ ...deps, ids: core.ids, secrets: core.secrets });
-  const dispatch = new DispatchOutboundEvent({ storage: core.storage, ids: core.ids, clock: core.clock });
+  const dispatch = new DispatchOutboundEvents({ ...deps, ids: core.ids });
   const deliver = new DeliverWebhook(deps);
   return {
     core, organizationId, deps, subscriptions, create: (body: Record<string, unknown>) => create.execute({ organizationId }, body), dispatch, deliver,
@@ -34,11 +34,10 @@ export async function buildWebhooks() {
       await core.storage.transaction((tx) => publishOutboundEvent(tx, event));
       return event;
     },
-    /** Runs every queued webhook-dispatch job. */
-    async runDispatch(): Promise<number> {
-      let created = 0;
-      for (const job of core.storage.jobs.take(QUEUES.webhookDispatch)) created += await dispatch.execute(String(job.data['organizationId']), String(job.data['eventId']));
-      return created;
+    /** Runs every queued webhook-dispatch job, as one batch (fan-out and first attempts). */
+    async runDispatch(): Promise<DispatchSummary> {
+      const jobs = core.storage.jobs.take(QUEUES.webhookDispatch);
+      return dispatch.execute(jobs.map((job) => ({ organizationId: String(job.data['organizationId']), eventId: String(job.data['eventId']) })));
     },
     takeDeliverJobs() { return core.storage.jobs.take(QUEUES.webhookDeliver); },
   };
