@@ -99,7 +99,7 @@ export * from './use-cases/templates/list-templates.ts';
 export * from './use-cases/webhooks/publish-outbound-event.ts';
 export * from './use-cases/webhooks/create-webhook-endpoint.ts';
 export * from './use-cases/webhooks/delete-webhook-endpoint.ts';
-export * from './use-cases/webhooks/deliver-webhook.ts';
+export * from './use-cases/webhooks/deliver-webhooks.ts';
 export * from './use-cases/webhooks/dispatch-outbound-events.ts';
 export * from './use-cases/webhooks/list-webhook-deliveries.ts';
 export * from './use-cases/webhooks/list-webhook-endpoints.ts';

@@ -32,6 +32,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return hit && hit.organizationId === organizationId ? copy(hit) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookDelivery[]> {
+    const ids = new Set(keys.filter((k) => this.#state.webhookDeliveries.get(k.id)?.organizationId === k.organizationId).map((k) => k.id));
+    return [...ids].map((id) => copy(this.#state.webhookDeliveries.get(id)!));
+  }
+
   async save(delivery: WebhookDelivery): Promise<boolean> {
     const hit = this.#state.webhookDeliveries.get(delivery.id);
     if (!hit || hit.organizationId !== delivery.organizationId) return false;

@@ -59,6 +59,13 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
     return rows[0] ? toDelivery(rows[0]) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookDelivery[]> {
+    if (keys.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select * from webhook_deliveries where (organization_id, id) in (select * from unnest($1::text[], $2::text[]))',
+      [keys.map((k) => k.organizationId), keys.map((k) => k.id)], { prepare: true });
+    return rows.map(toDelivery);
+  }
+
   async save(d: WebhookDelivery): Promise<boolean> {
     const rows = await sqlRows<{ id: string }>(this.#em, `update webhook_deliveries set status = $3, attempts = $4, response_code = $5, last_error = $6,
       next_attempt_at = $7, last_attempt_at = $8, updated_at = $9 where organization_id = $1 and id = $2 returning id`,

@@ -37,6 +37,13 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
     return rows[0] ? toEndpoint(rows[0]) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookEndpoint[]> {
+    if (keys.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where (organization_id, id) in (select * from unnest($1::text[], $2::text[]))',
+      [keys.map((k) => k.organizationId), keys.map((k) => k.id)], { prepare: true });
+    return rows.map(toEndpoint);
+  }
+
   async list(organizationId: string, limit: number): Promise<WebhookEndpoint[]> {
     const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where organization_id = $1 order by created_at desc, id desc limit $2',
       [organizationId, Math.min(limit, 100)]);

@@ -14,6 +14,8 @@ export interface WebhookDeliveryRepository {
    */
   insertOrFindMany(deliveries: readonly WebhookDelivery[]): Promise<WebhookDelivery[]>;
   find(organizationId: string, id: string): Promise<WebhookDelivery | null>;
+  /** The deliveries named by `keys`, each within the organization its key names, in one statement; repeated keys add nothing. Any order. */
+  findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookDelivery[]>;
   /** Writes status, attempts and outcome fields; false when the delivery does not exist in the organization. */
   save(delivery: WebhookDelivery): Promise<boolean>;
   /** `save` of many deliveries in one statement (each within its own organization); the number written. */

@@ -8,6 +8,8 @@ import type { WebhookEndpoint } from '../domain/webhook.ts';
 export interface WebhookEndpointRepository {
   insert(endpoint: WebhookEndpoint): Promise<void>;
   find(organizationId: string, id: string): Promise<WebhookEndpoint | null>;
+  /** The endpoints named by `keys`, each within the organization its key names, in one statement; repeated keys add nothing. Any order. */
+  findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookEndpoint[]>;
   /** Newest first, at most `limit` (capped at 100). */
   list(organizationId: string, limit: number): Promise<WebhookEndpoint[]>;
   /** Writes every field of an existing endpoint of the organization; false when there is none. */

@@ -1,5 +1,5 @@
 import { QUEUES } from '../../core/ports/job-queue.ts';
-import type { DeliverWebhook } from '../../core/use-cases/webhooks/deliver-webhook.ts';
+import type { DeliverJob, DeliverWebhooks } from '../../core/use-cases/webhooks/deliver-webhooks.ts';
 import type { DispatchJob, DispatchOutboundEvents } from '../../core/use-cases/webhooks/dispatch-outbound-events.ts';
 import type { JobHandler } from './job-handler.ts';
 
@@ -34,13 +34,25 @@ export function webhookDispatchHandler(dispatch: DispatchOutboundEvents, batchSi
   };
 }
 
-/** webhook-deliver: one retry (or replay) attempt; the use case schedules the next one itself (startAfter), so a failed attempt completes its job. */
-export function webhookDeliverHandler(deliver: DeliverWebhook, batchSize: number): JobHandler {
+function deliverJob(data: Record<string, unknown>): DeliverJob | null {
+  const job = ids(data, 'deliveryId');
+  return job ? { organizationId: job.organizationId, deliveryId: job.id } : null;
+}
+
+/**
+ * webhook-deliver: retries and replays, a fetched batch at once (set-based, like webhook-dispatch); the
+ * use case schedules each next attempt itself (startAfter), so a failed attempt completes its job.
+ */
+export function webhookDeliverHandler(deliver: DeliverWebhooks, batchSize: number): JobHandler {
   return {
     queue: QUEUES.webhookDeliver, batchSize,
     async handle(data) {
-      const job = ids(data, 'deliveryId');
-      if (job) await deliver.execute(job.organizationId, job.id);
+      const job = deliverJob(data);
+      if (job) await deliver.execute([job]);
+    },
+    async handleBatch(batch) {
+      await deliver.execute(batch.map(deliverJob).filter((job) => job !== null)); // malformed jobs: nothing to deliver
+      return batch.map(() => null);
     },
   };
 }

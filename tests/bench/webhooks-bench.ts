@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -40,6 +41,23 @@ function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
   return parsed.toString();
+}
+
+/**
+ * CPU seconds (user + system) of the PostgreSQL backends serving the bench database, by pid, read from
+ * /proc: the server must run on this machine (empty otherwise). With the bench process's own CPU this
+ * says what an event costs, which is steadier on a shared machine than the latencies.
+ */
+async function backendCpuSeconds(storage: { em(): { execute(sql: string): Promise<unknown[]> } }): Promise<Map<number, number>> {
+  const rows = await storage.em().execute(`select pid from pg_stat_activity where datname = '${BENCH_DB}'`) as Array<{ pid: number }>;
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // utime, stime in clock ticks (USER_HZ 100)
+    } catch { /* not on this machine */ }
+  }
+  return cpu;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -100,6 +118,7 @@ async function main(): Promise<void> {
       previousSecretCiphertext: null, previousSecretExpiresAt: null, disabledReason: null, failingSince: null, createdAt: now, updatedAt: now,
     });
     const total = RATE * SECONDS;
+    const cpuBefore = { bench: process.cpuUsage(), backends: await backendCpuSeconds(infra.database) };
     const started = performance.now();
     let sent = 0;
     const inflight = new Set<Promise<void>>();
@@ -121,6 +140,9 @@ async function main(): Promise<void> {
     const deadline = performance.now() + 60_000;
     while (received.size < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const lastReceived = Math.max(...received.values());
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const backendsAfter = await backendCpuSeconds(infra.database);
+    const backendCpu = [...backendsAfter].reduce((sum, [pid, after]) => sum + after - (cpuBefore.backends.get(pid) ?? 0), 0);
     const latencies = [...published].filter(([id]) => received.has(id)).map(([id, at]) => Math.max(0, received.get(id)! - at)).sort((a, b) => a - b);
     const p99 = percentile(latencies, 99);
     const deliveredRate = received.size / ((lastReceived - started) / 1000);
@@ -136,6 +158,9 @@ async function main(): Promise<void> {
       const what = sizes ? `${list.length} batches (${sizes.reduce((a, b) => a + b, 0)} jobs, mean ${(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(1)} a batch)` : `${list.length} jobs`;
       console.log(`${queue}: ${what}, handler p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     }
+    const benchCpuSeconds = (benchCpu.user + benchCpu.system) / 1e6;
+    console.log(`CPU from the first publish to the last request: bench process (publisher, worker, receiver) ${benchCpuSeconds.toFixed(2)} s, `
+      + `PostgreSQL backends ${backendCpu.toFixed(2)} s (${backendsAfter.size} connections): ${((benchCpuSeconds + backendCpu) * 1000 / total).toFixed(2)} ms per event`);
     console.log(`targets: keeps up with ${RATE}/s (delivered rate >= ${(RATE * 0.95).toFixed(0)}/s), p99 event-to-first-attempt < 1000 ms`);
     if (received.size < total || p99 >= 1000 || deliveredRate < RATE * 0.95) { console.error('target missed'); process.exitCode = 1; }
   } finally {

@@ -73,6 +73,24 @@ export function describeWebhookRepositoriesContract(name: string, makeStorage: (
       expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(done);
     });
 
+    it('finds many endpoints and deliveries in one call, each only within the organization its key names', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const one = anEndpoint(a.id); const two = anEndpoint(a.id, { isActive: false }); const theirs = anEndpoint(b.id);
+      for (const e of [one, two, theirs]) await storage.webhookEndpoints.insert(e);
+      const byId = <T extends { id: string }>(list: T[]) => list.sort((x, y) => x.id.localeCompare(y.id));
+      expect(byId(await storage.webhookEndpoints.findMany([
+        { organizationId: a.id, id: one.id }, { organizationId: a.id, id: two.id }, { organizationId: a.id, id: one.id },
+        { organizationId: a.id, id: theirs.id }, { organizationId: b.id, id: one.id }, { organizationId: a.id, id: uniqueId('wh') },
+      ]))).to.deep.equal(byId([one, two]));
+      const mine = aDelivery(one); const other = aDelivery(theirs);
+      await storage.webhookDeliveries.insertOrFindMany([mine, other]);
+      expect(await storage.webhookDeliveries.findMany([
+        { organizationId: a.id, id: mine.id }, { organizationId: a.id, id: mine.id }, { organizationId: a.id, id: other.id }, { organizationId: b.id, id: mine.id },
+      ])).to.deep.equal([mine]);
+      expect(await storage.webhookEndpoints.findMany([])).to.deep.equal([]);
+      expect(await storage.webhookDeliveries.findMany([])).to.deep.equal([]);
+    });
+
     it('lists the active endpoints of several organizations at once, oldest first', async () => {
       const a = await seedOrganization(storage); const b = await seedOrganization(storage); const c = await seedOrganization(storage);
       const aNewer = anEndpoint(a.id, { createdAt: at(2), events: ['campaign.completed'] });

@@ -49,11 +49,11 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
       if (job.startAfterSeconds > 0) {
         // A job that runs early (a stale duplicate) changes nothing and sends nothing.
         const before = receiver.received.length;
-        await w.deliver.execute(w.organizationId, id);
+        await w.deliver(id);
         expect(receiver.received.length).to.equal(before);
       }
       w.core.clock.advance(job.startAfterSeconds * 1000);
-      delivery = await w.deliver.execute(w.organizationId, id);
+      delivery = await w.deliver(id);
       [job] = w.takeDeliverJobs();
     }
     expect(delays).to.deep.equal([...WEBHOOK_RETRY_DELAYS_SECONDS]);
@@ -129,7 +129,7 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
     await w.core.storage.webhookEndpoints.save({ ...endpointRow, isActive: false });
     const [job] = w.takeDeliverJobs();
     w.core.clock.advance(job!.startAfterSeconds * 1000);
-    const delivery = await w.deliver.execute(w.organizationId, String(job!.data['deliveryId']));
+    const delivery = await w.deliver(String(job!.data['deliveryId']));
     expect(delivery).to.include({ status: 'FAILED', lastError: 'endpoint inactive' });
     expect(receiver.received).to.have.length(0);
   });

@@ -5,7 +5,7 @@ import type { OutboundEvent, OutboundEventKind } from '../../../core/domain/outb
 import { newOrganization } from '../../../core/domain/organization.ts';
 import { QUEUES } from '../../../core/ports/job-queue.ts';
 import { CreateWebhookEndpoint } from '../../../core/use-cases/webhooks/create-webhook-endpoint.ts';
-import { DeliverWebhook } from '../../../core/use-cases/webhooks/deliver-webhook.ts';
+import { DeliverWebhooks } from '../../../core/use-cases/webhooks/deliver-webhooks.ts';
 import { DispatchOutboundEvents, type DispatchSummary } from '../../../core/use-cases/webhooks/dispatch-outbound-events.ts';
 import { publishOutboundEvent } from '../../../core/use-cases/webhooks/publish-outbound-event.ts';
 import type { WebhookAttemptDeps } from '../../../core/use-cases/webhooks/webhook-attempt.ts';
@@ -26,9 +26,11 @@ export async function buildWebhooks() {
   const deps: WebhookAttemptDeps = { storage: core.storage, sender, cipher, clock: core.clock, email: core.email, subscriptions };
   const create = new CreateWebhookEndpoint({ ...deps, ids: core.ids, secrets: core.secrets });
   const dispatch = new DispatchOutboundEvents({ ...deps, ids: core.ids });
-  const deliver = new DeliverWebhook(deps);
+  const deliverWebhooks = new DeliverWebhooks(deps);
   return {
-    core, organizationId, deps, subscriptions, create: (body: Record<string, unknown>) => create.execute({ organizationId }, body), dispatch, deliver,
+    core, organizationId, deps, subscriptions, create: (body: Record<string, unknown>) => create.execute({ organizationId }, body), dispatch, deliverWebhooks,
+    /** Runs one webhook-deliver job of this organization. */
+    deliver: async (deliveryId: string) => (await deliverWebhooks.execute([{ organizationId, deliveryId }]))[0]!,
     async publish(kind: OutboundEventKind = 'contact.opted_out', data: Record<string, unknown> = { contactId: 'c-1' }): Promise<OutboundEvent> {
       const event = { id: core.ids.next(), organizationId, kind, data, occurredAt: core.clock.now() };
       await core.storage.transaction((tx) => publishOutboundEvent(tx, event));
