@@ -115,6 +115,7 @@ export * from './use-cases/analytics/get-analytics-recommendations.ts';
 export * from './use-cases/analytics/list-analytics-failures.ts';
 export * from './domain/analytics.ts';
 export * from './domain/webhook.ts';
+export * from './domain/webhook-attempt-outcome.ts';
 export * from './ports/analytics-repository.ts';
 export * from './ports/webhook-delivery-repository.ts';
 export * from './ports/webhook-endpoint-repository.ts';
