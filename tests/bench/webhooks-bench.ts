@@ -24,6 +24,8 @@ import { testConfig } from '../support/test-config.ts';
  * subscribed to everything; measured: event-to-first-attempt latency (publish commit -> request
  * received) p50/p99 and the delivered rate. Target (issue 8): keeps up with 500 events/s, p99 < 1 s.
  * Own database `nkra_bench_webhooks`, recreated at every run (dropped at the end with --drop). Exits 1 when missed.
+ * Options: --concurrency (WORKER_CONCURRENCY, default 20), --dispatch-batch and --dispatch-fetchers (override the
+ * webhook-dispatch handler's batch size and fetch loops), --by-second (latencies by the second of publishing).
  */
 function arg(name: string): string | undefined {
   const found = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   const apiStorage = new MikroOrmStorage(apiInfra.database, new UuidV7IdGenerator(), apiInfra.boss);
   const durations = new Map<string, number[]>();
   const batchSizes = new Map<string, number[]>();
-  const record = <T>(map: Map<string, T[]>, queue: string, value: T) => (map.get(queue) ?? map.set(queue, []).get(queue)!).push(value);
+  const record = <K, T>(map: Map<K, T[]>, key: K, value: T) => (map.get(key) ?? map.set(key, []).get(key)!).push(value);
   const handlers = container.getAll(WORKER.handlers).map((h) => ({
     ...h,
     ...(h.queue === 'webhook-dispatch' && DISPATCH_BATCH !== undefined ? { batchSize: DISPATCH_BATCH } : {}),
@@ -151,6 +153,14 @@ async function main(): Promise<void> {
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     console.log(`| ${total} | ${(total / publishSeconds).toFixed(0)} | ${received.size} | ${deliveredRate.toFixed(0)} | ${percentile(latencies, 50).toFixed(0)} | `
       + `${percentile(latencies, 95).toFixed(0)} | ${p99.toFixed(0)} | ${(latencies[latencies.length - 1] ?? NaN).toFixed(0)} |`);
+    if (arg('by-second') !== undefined) { // where the tail comes from: latencies by the second of publishing
+      const bySecond = new Map<number, number[]>();
+      for (const [id, at] of published) if (received.has(id)) record(bySecond, Math.floor((at - started) / 1000), received.get(id)! - at);
+      for (const [second, list] of [...bySecond].sort((a, b) => a[0] - b[0])) {
+        list.sort((a, b) => a - b);
+        console.log(`second ${second}: ${list.length} events, p50 ${percentile(list, 50).toFixed(0)} ms, p99 ${percentile(list, 99).toFixed(0)} ms`);
+      }
+    }
     for (const [queue, list] of durations) {
       if (!queue.startsWith('webhook')) continue;
       const sorted = [...list].sort((a, b) => a - b);
