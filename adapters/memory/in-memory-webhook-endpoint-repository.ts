@@ -31,11 +31,6 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
     return true;
   }
 
-  async listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]> {
-    return this.#of(organizationId).filter((e) => subscribesTo(e, kind))
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).slice(0, 100).map(copy);
-  }
-
   async listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]> {
     const wanted = new Set(organizationIds);
     return [...this.#state.webhookEndpoints.values()].filter((e) => wanted.has(e.organizationId) && e.isActive)

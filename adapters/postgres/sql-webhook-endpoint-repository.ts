@@ -59,11 +59,6 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
     return rows.length > 0;
   }
 
-  async listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]> {
-    const rows = await sqlRows<Row>(this.#em, `select * from webhook_endpoints where ${SUBSCRIBED} order by created_at, id limit 100`, [organizationId, kind]);
-    return rows.map(toEndpoint);
-  }
-
   async listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]> {
     if (organizationIds.length === 0) return [];
     const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where organization_id = any($1::text[]) and is_active order by created_at, id',

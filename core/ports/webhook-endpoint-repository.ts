@@ -14,13 +14,11 @@ export interface WebhookEndpointRepository {
   list(organizationId: string, limit: number): Promise<WebhookEndpoint[]>;
   /** Writes every field of an existing endpoint of the organization; false when there is none. */
   save(endpoint: WebhookEndpoint): Promise<boolean>;
-  /** Active endpoints subscribed to `kind` (listing it, or listing nothing = every kind), oldest first, at most 100. */
-  listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]>;
   /**
    * The active endpoints of each of `organizationIds` (at most MAX_WEBHOOK_ENDPOINTS each, by the
    * creation rule), oldest first, in one statement: the fan-out of a batch of events filters them by kind.
    */
   listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]>;
-  /** Whether `listSubscribed` would return anything (one indexed probe). */
+  /** Whether an active endpoint of the organization subscribes to `kind` (lists it, or lists nothing = every kind): one indexed probe. */
   hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean>;
 }
