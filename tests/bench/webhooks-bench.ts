@@ -25,7 +25,7 @@ import { testConfig } from '../support/test-config.ts';
  * received) p50/p99 and the delivered rate. Target (issue 8): keeps up with 500 events/s, p99 < 1 s.
  * Own database `nkra_bench_webhooks`, recreated at every run (dropped at the end with --drop). Exits 1 when missed.
  * Options: --concurrency (WORKER_CONCURRENCY, default 20), --dispatch-batch and --dispatch-fetchers (override the
- * webhook-dispatch handler's batch size and fetch loops), --by-second (latencies by the second of publishing).
+ * webhook-dispatch handler's batch size and fetch loops), --by-second (latencies by the second of publishing), --status (the receiver's answer, default 204).
  */
 function arg(name: string): string | undefined {
   const found = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -37,6 +37,8 @@ const CONCURRENCY = Number(arg('concurrency') ?? 20);
 /** Overrides of the webhook-dispatch handler's batch size and fetch loops, to compare settings. */
 const DISPATCH_BATCH = arg('dispatch-batch') === undefined ? undefined : Number(arg('dispatch-batch'));
 const DISPATCH_FETCHERS = arg('dispatch-fetchers') === undefined ? undefined : Number(arg('dispatch-fetchers'));
+/** The receiver's answer (default 204); e.g. 503 measures first attempts that fail and queue their retries. */
+const STATUS = Number(arg('status') ?? 204);
 const BENCH_DB = 'nkra_bench_webhooks';
 
 function withDatabase(url: string, name: string): string {
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
   const receiver = http.createServer((req, res) => {
     const id = String(req.headers['x-service-event-id']);
     req.resume();
-    req.on('end', () => { if (!received.has(id)) received.set(id, performance.now()); res.writeHead(204); res.end(); });
+    req.on('end', () => { if (!received.has(id)) received.set(id, performance.now()); res.writeHead(STATUS); res.end(); });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;

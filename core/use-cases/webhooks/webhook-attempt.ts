@@ -67,7 +67,8 @@ export async function attemptWebhookDeliveries(deps: WebhookAttemptDeps, attempt
     Object.assign(state, { now: outcome.endpoint, changed: state.changed || outcome.endpointChanged, disabledForFailing: state.disabledForFailing || outcome.disabledForFailing });
     return { delivery: outcome.delivery, result };
   });
-  const changed = [...endpoints.values()].filter((e) => e.changed);
+  // In id order: two batches that change the same endpoints lock their rows in the same order (no deadlock).
+  const changed = [...endpoints.values()].filter((e) => e.changed).sort((a, b) => (a.now.id < b.now.id ? -1 : a.now.id > b.now.id ? 1 : 0));
   const retries = outcomes.map((o, index) => ({ delivery: o.delivery, at: answers[index]!.at })).filter(({ delivery }) => delivery.status === 'PENDING' && delivery.nextAttemptAt);
   const deliveries = outcomes.map((o) => o.delivery);
   if (changed.length === 0 && retries.length === 0) {
