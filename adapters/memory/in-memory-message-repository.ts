@@ -33,12 +33,16 @@ export class InMemoryMessageRepository implements MessageRepository {
     return copy(m);
   }
 
-  async claimForDelivery(id: string, now: Date, leaseUntil: Date): Promise<Message | null> {
-    const m = this.#state.messages.get(id);
-    if (!m || (m.status !== 'QUEUED' && m.status !== 'PENDING')) return null;
-    if (m.leaseUntil && m.leaseUntil.getTime() > now.getTime()) return null;
-    Object.assign(m, { status: 'PENDING', attempts: m.attempts + 1, leaseUntil: new Date(leaseUntil), updatedAt: new Date(now) });
-    return copy(m);
+  async claimManyForDelivery(ids: readonly string[], now: Date, leaseUntil: Date): Promise<Message[]> {
+    const claimed: Message[] = [];
+    for (const id of new Set(ids)) {
+      const m = this.#state.messages.get(id);
+      if (!m || (m.status !== 'QUEUED' && m.status !== 'PENDING')) continue;
+      if (m.leaseUntil && m.leaseUntil.getTime() > now.getTime()) continue;
+      Object.assign(m, { status: 'PENDING', attempts: m.attempts + 1, leaseUntil: new Date(leaseUntil), updatedAt: new Date(now) });
+      claimed.push(copy(m));
+    }
+    return claimed;
   }
 
   async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo = Infinity): Promise<MessagePage> {

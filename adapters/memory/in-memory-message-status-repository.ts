@@ -1,6 +1,5 @@
 import type { Message } from '../../core/domain/message.ts';
-import type { MessagePatch } from '../../core/ports/message-repository.ts';
-import type { MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
+import type { AcceptedDelivery, MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 export class InMemoryMessageStatusRepository implements MessageStatusRepository {
@@ -26,15 +25,20 @@ export class InMemoryMessageStatusRepository implements MessageStatusRepository 
 
   async recordAttempt(attempt: MessageAttempt): Promise<void> { this.#state.attempts.push(copy(attempt)); }
 
-  async recordAcceptedAttempt(attempt: MessageAttempt, patch: MessagePatch, event: { id: string; source: string; createdAt: Date }): Promise<Message | null> {
-    this.#state.attempts.push(copy(attempt));
-    const m = this.#state.messages.get(attempt.messageId);
-    if (!m || m.status !== 'PENDING') return null;
-    Object.assign(m, copy(patch));
-    this.#state.statusEvents.push({
-      id: event.id, messageId: m.id, organizationId: m.organizationId, status: m.status, source: event.source, detail: m.errorCode, createdAt: new Date(event.createdAt),
-    });
-    return copy(m);
+  async recordAcceptedAttempts(accepted: readonly AcceptedDelivery[]): Promise<Message[]> {
+    const moved: Message[] = [];
+    for (const { attempt, status, at, event } of accepted) {
+      this.#state.attempts.push(copy(attempt));
+      const m = this.#state.messages.get(attempt.messageId);
+      if (!m || m.status !== 'PENDING') continue;
+      Object.assign(m, {
+        status, provider: attempt.provider, providerMessageId: attempt.providerMessageId, errorCode: null, errorMessage: null,
+        sentAt: new Date(at), deliveredAt: status === 'DELIVERED' ? new Date(at) : null, leaseUntil: null, updatedAt: new Date(at),
+      });
+      this.#state.statusEvents.push({ id: event.id, messageId: m.id, organizationId: m.organizationId, status, source: event.source, detail: null, createdAt: new Date(at) });
+      moved.push(copy(m));
+    }
+    return moved;
   }
 
   async listAttempts(messageId: string): Promise<MessageAttempt[]> {

@@ -13,6 +13,11 @@ export class InMemoryOutboundEventRepository implements OutboundEventRepository 
     return hit ? copy(hit) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<OutboundEvent[]> {
+    const wanted = new Set(keys.map((k) => `${k.organizationId}\n${k.id}`));
+    return this.#state.outboundEvents.filter((e) => wanted.has(`${e.organizationId}\n${e.id}`)).map(copy);
+  }
+
   async listRecent(organizationId: string, limit: number): Promise<OutboundEvent[]> {
     return this.#state.outboundEvents.filter((e) => e.organizationId === organizationId)
       .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.id.localeCompare(a.id))

@@ -14,6 +14,11 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
     return hit && hit.organizationId === organizationId ? copy(hit) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookEndpoint[]> {
+    const ids = new Set(keys.filter((k) => this.#state.webhookEndpoints.get(k.id)?.organizationId === k.organizationId).map((k) => k.id));
+    return [...ids].map((id) => copy(this.#state.webhookEndpoints.get(id)!));
+  }
+
   async list(organizationId: string, limit: number): Promise<WebhookEndpoint[]> {
     return this.#of(organizationId).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
       .slice(0, Math.min(limit, 100)).map(copy);
@@ -26,9 +31,10 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
     return true;
   }
 
-  async listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]> {
-    return this.#of(organizationId).filter((e) => subscribesTo(e, kind))
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).slice(0, 100).map(copy);
+  async listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]> {
+    const wanted = new Set(organizationIds);
+    return [...this.#state.webhookEndpoints.values()].filter((e) => wanted.has(e.organizationId) && e.isActive)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(copy);
   }
 
   async hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean> {

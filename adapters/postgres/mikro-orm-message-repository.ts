@@ -59,12 +59,13 @@ export class MikroOrmMessageRepository implements MessageRepository {
     return row ? fromSelected(row) : null;
   }
 
-  /** One statement, prepared: the conditional update returns the row it claimed. */
-  async claimForDelivery(id: string, now: Date, leaseUntil: Date): Promise<Message | null> {
-    const [row] = await sqlRows<SelectedRow>(this.#em, `update messages set status = 'PENDING', attempts = attempts + 1, lease_until = $3, updated_at = $2
-      where id = $1 and status in ('QUEUED', 'PENDING') and (lease_until is null or lease_until <= $2)
-      returning ${entityColumns(this.#em, MessageEntity).selectList}`, [id, now, leaseUntil], { prepare: true });
-    return row ? fromSelected(row) : null;
+  /** One statement, prepared: the conditional update returns the rows it claimed. */
+  async claimManyForDelivery(ids: readonly string[], now: Date, leaseUntil: Date): Promise<Message[]> {
+    if (ids.length === 0) return [];
+    const rows = await sqlRows<SelectedRow>(this.#em, `update messages set status = 'PENDING', attempts = attempts + 1, lease_until = $3, updated_at = $2
+      where id = any($1::text[]) and status in ('QUEUED', 'PENDING') and (lease_until is null or lease_until <= $2)
+      returning ${entityColumns(this.#em, MessageEntity).selectList}`, [[...new Set(ids)], now, leaseUntil], { prepare: true });
+    return rows.map(fromSelected);
   }
 
   async list(organizationId: string, filter: DeliveryLogFilter, offset: number, limit: number, countUpTo?: number): Promise<MessagePage> {

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { DeliveryStatus } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
-import type { MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
-import type { MessagePatch } from '../../core/ports/message-repository.ts';
+import type { AcceptedDelivery, MessageAttempt, MessageStatusEvent, MessageStatusRepository } from '../../core/ports/message-status-repository.ts';
 import { MessageEntity } from './entities/message-entity.ts';
 import { fromSelected, MikroOrmMessageRepository, type SelectedRow } from './mikro-orm-message-repository.ts';
 import { entityColumns, sqlRows } from './sql-rows.ts';
@@ -52,28 +51,32 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
   }
 
   /**
-   * One round trip for the three writes of an accepted attempt (data-modifying CTEs): the attempt row,
-   * the conditional PENDING -> patch update, and the status event built from the updated row.
-   * Prepared: the success patch always has the same fields, so the text is the same on every delivery.
+   * One round trip for the three writes of a batch of accepted attempts (data-modifying CTEs over
+   * one JSON parameter): the attempt rows, the conditional PENDING -> SENT/DELIVERED update, and the
+   * status events built from the updated rows. Prepared: the text is the same whatever the batch size.
    */
-  async recordAcceptedAttempt(a: MessageAttempt, patch: MessagePatch, event: { id: string; source: string; createdAt: Date }): Promise<Message | null> {
-    const { columns, selectList } = entityColumns(this.#em, MessageEntity);
-    const params: unknown[] = [a.id, a.messageId, a.attempt, a.provider, a.outcome, a.retryable, a.errorCode, a.errorMessage?.slice(0, 1000) ?? null,
-      a.providerMessageId, a.durationMs, a.createdAt, event.id, event.source, event.createdAt];
-    const set = Object.entries(patch).filter(([, value]) => value !== undefined).map(([name, value]) => {
-      const column = columns.get(name);
-      if (!column) throw new Error(`messages has no column for ${name}`);
-      params.push(value);
-      return `${column} = $${params.length}`;
-    });
-    const [row] = await sqlRows<SelectedRow>(this.#em, `with attempt as (
+  async recordAcceptedAttempts(accepted: readonly AcceptedDelivery[]): Promise<Message[]> {
+    if (accepted.length === 0) return [];
+    const { selectList } = entityColumns(this.#em, MessageEntity);
+    const input = accepted.map(({ attempt: a, status, at, event }) => ({
+      attempt_id: a.id, message_id: a.messageId, attempt: a.attempt, provider: a.provider, provider_message_id: a.providerMessageId,
+      duration_ms: a.durationMs, attempted_at: a.createdAt, new_status: status, at, event_id: event.id, source: event.source,
+    }));
+    const rows = await sqlRows<SelectedRow>(this.#em, `with input as (
+        select * from json_to_recordset($1::json) as x (attempt_id text, message_id text, attempt integer, provider text, provider_message_id text,
+          duration_ms integer, attempted_at timestamptz, new_status text, at timestamptz, event_id text, source text)),
+      attempt as (
         insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, error_code, error_message, provider_message_id, duration_ms, created_at)
-        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)),
-      moved as (update messages set ${set.join(', ')} where id = $2 and status = 'PENDING' returning ${selectList}),
+        select attempt_id, message_id, input.attempt, input.provider, 'ACCEPTED', false, null, null, input.provider_message_id, duration_ms, attempted_at from input),
+      moved as (
+        update messages set status = input.new_status, provider = input.provider, provider_message_id = input.provider_message_id, error_code = null, error_message = null,
+          sent_at = input.at, delivered_at = case when input.new_status = 'DELIVERED' then input.at end, lease_until = null, updated_at = input.at
+        from input where messages.id = input.message_id and messages.status = 'PENDING'
+        returning ${qualified(selectList)}, input.event_id as "eventId", input.source as "eventSource"),
       event as (insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at)
-        select $12, "id", "organizationId", "status", $13, "errorCode", $14 from moved)
-      select * from moved`, params, { prepare: true });
-    return row ? fromSelected(row) : null;
+        select "eventId", "id", "organizationId", "status", "eventSource", "errorCode", "updatedAt" from moved)
+      select * from moved`, [JSON.stringify(input)], { prepare: true });
+    return rows.map(fromSelected);
   }
 
   async listAttempts(messageId: string): Promise<MessageAttempt[]> {
@@ -84,4 +87,9 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
       durationMs: Number(r.duration_ms), createdAt: new Date(r.created_at),
     }));
   }
+}
+
+/** `column as "property", ...` with every column taken from `messages` (an update joined to its input). */
+function qualified(selectList: string): string {
+  return selectList.split(', ').map((item) => `messages.${item}`).join(', ');
 }

@@ -26,6 +26,13 @@ export class SqlOutboundEventRepository implements OutboundEventRepository {
     return rows[0] ? toEvent(rows[0]) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<OutboundEvent[]> {
+    if (keys.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, `select * from outbound_events where (organization_id, id) in
+      (select * from unnest($1::text[], $2::text[]))`, [keys.map((k) => k.organizationId), keys.map((k) => k.id)], { prepare: true });
+    return rows.map(toEvent);
+  }
+
   async listRecent(organizationId: string, limit: number): Promise<OutboundEvent[]> {
     const rows = await sqlRows<Row>(this.#em, 'select * from outbound_events where organization_id = $1 order by occurred_at desc, id desc limit $2',
       [organizationId, Math.min(limit, 100)]);

@@ -10,6 +10,9 @@ interface Row {
   created_at: Date | string; updated_at: Date | string;
 }
 
+const COLUMNS = `id, organization_id, endpoint_id, event_id, kind, status, attempts, response_code, last_error, next_attempt_at, last_attempt_at,
+  created_at, updated_at`;
+
 function toDelivery(r: Row): WebhookDelivery {
   return {
     id: r.id, organizationId: r.organization_id, endpointId: r.endpoint_id, eventId: r.event_id, kind: r.kind as OutboundEventKind,
@@ -32,9 +35,35 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
     return rows.length > 0;
   }
 
+  /** Pre-existing rows come from the statement's snapshot, which does not see the rows its own insert adds. */
+  async insertOrFindMany(deliveries: readonly WebhookDelivery[]): Promise<WebhookDelivery[]> {
+    if (deliveries.length === 0) return [];
+    const column = <T>(pick: (d: WebhookDelivery) => T) => deliveries.map(pick);
+    return (await sqlRows<Row>(this.#em, `with input as (
+        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[],
+          $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[])
+          as i (${COLUMNS})
+      ), inserted as (
+        insert into webhook_deliveries (${COLUMNS}) select * from input on conflict (endpoint_id, event_id) do nothing returning *
+      )
+      select * from inserted
+      union all
+      select d.* from webhook_deliveries d join input i on d.endpoint_id = i.endpoint_id and d.event_id = i.event_id and d.organization_id = i.organization_id`,
+    [column((d) => d.id), column((d) => d.organizationId), column((d) => d.endpointId), column((d) => d.eventId), column((d) => d.kind),
+      column((d) => d.status), column((d) => d.attempts), column((d) => d.responseCode), column((d) => d.lastError), column((d) => d.nextAttemptAt),
+      column((d) => d.lastAttemptAt), column((d) => d.createdAt), column((d) => d.updatedAt)], { prepare: true })).map(toDelivery);
+  }
+
   async find(organizationId: string, id: string): Promise<WebhookDelivery | null> {
     const rows = await sqlRows<Row>(this.#em, 'select * from webhook_deliveries where organization_id = $1 and id = $2', [organizationId, id], { prepare: true });
     return rows[0] ? toDelivery(rows[0]) : null;
+  }
+
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookDelivery[]> {
+    if (keys.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select * from webhook_deliveries where (organization_id, id) in (select * from unnest($1::text[], $2::text[]))',
+      [keys.map((k) => k.organizationId), keys.map((k) => k.id)], { prepare: true });
+    return rows.map(toDelivery);
   }
 
   async save(d: WebhookDelivery): Promise<boolean> {
@@ -42,6 +71,19 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
       next_attempt_at = $7, last_attempt_at = $8, updated_at = $9 where organization_id = $1 and id = $2 returning id`,
     [d.organizationId, d.id, d.status, d.attempts, d.responseCode, d.lastError, d.nextAttemptAt, d.lastAttemptAt, d.updatedAt], { prepare: true });
     return rows.length > 0;
+  }
+
+  async saveMany(deliveries: readonly WebhookDelivery[]): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    const column = <T>(pick: (d: WebhookDelivery) => T) => deliveries.map(pick);
+    const rows = await sqlRows<{ id: string }>(this.#em, `update webhook_deliveries d set status = v.status, attempts = v.attempts,
+      response_code = v.response_code, last_error = v.last_error, next_attempt_at = v.next_attempt_at, last_attempt_at = v.last_attempt_at, updated_at = v.updated_at
+      from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[])
+        as v (organization_id, id, status, attempts, response_code, last_error, next_attempt_at, last_attempt_at, updated_at)
+      where d.organization_id = v.organization_id and d.id = v.id returning d.id`,
+    [column((d) => d.organizationId), column((d) => d.id), column((d) => d.status), column((d) => d.attempts), column((d) => d.responseCode),
+      column((d) => d.lastError), column((d) => d.nextAttemptAt), column((d) => d.lastAttemptAt), column((d) => d.updatedAt)], { prepare: true });
+    return rows.length;
   }
 
   async listByEndpoint(organizationId: string, endpointId: string, limit: number): Promise<WebhookDelivery[]> {

@@ -37,6 +37,13 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
     return rows[0] ? toEndpoint(rows[0]) : null;
   }
 
+  async findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookEndpoint[]> {
+    if (keys.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where (organization_id, id) in (select * from unnest($1::text[], $2::text[]))',
+      [keys.map((k) => k.organizationId), keys.map((k) => k.id)], { prepare: true });
+    return rows.map(toEndpoint);
+  }
+
   async list(organizationId: string, limit: number): Promise<WebhookEndpoint[]> {
     const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where organization_id = $1 order by created_at desc, id desc limit $2',
       [organizationId, Math.min(limit, 100)]);
@@ -52,8 +59,10 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
     return rows.length > 0;
   }
 
-  async listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]> {
-    const rows = await sqlRows<Row>(this.#em, `select * from webhook_endpoints where ${SUBSCRIBED} order by created_at, id limit 100`, [organizationId, kind]);
+  async listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]> {
+    if (organizationIds.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select * from webhook_endpoints where organization_id = any($1::text[]) and is_active order by created_at, id',
+      [[...new Set(organizationIds)]], { prepare: true });
     return rows.map(toEndpoint);
   }
 

@@ -3,9 +3,9 @@ import type { Database } from '../postgres/database.ts';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 
 /**
- * Queues whose jobs wake workers by LISTEN/NOTIFY (PostgreSQL only; PGlite polls): webhook deliveries
- * chain two jobs (dispatch, then one per endpoint), and two polling intervals would eat the
- * event-to-first-attempt budget (docs/webhooks.md).
+ * Queues whose jobs wake workers by LISTEN/NOTIFY (PostgreSQL only; PGlite polls): a webhook's first
+ * attempt is made by its dispatch job, and a polling interval (0.5 s) would eat half of the
+ * event-to-first-attempt budget; replays are wanted at once too (docs/webhooks.md).
  */
 const NOTIFY_QUEUES: readonly string[] = [QUEUES.webhookDispatch, QUEUES.webhookDeliver];
 

@@ -8,9 +8,9 @@ export const QUEUES = {
   providerHealth: 'provider-health',
   /** Periodic status polling of vendors without delivery callbacks (Hubtel, mNotify). */
   deliveryStatusPoll: 'delivery-status-poll',
-  /** Fan-out of recorded outbound events (core/ports/outbound-event-repository.ts) to webhook endpoints. */
+  /** Fan-out of a recorded outbound event (core/ports/outbound-event-repository.ts) to webhook endpoints, with their first attempts. */
   webhookDispatch: 'webhook-dispatch',
-  /** One attempt of one webhook delivery ({ deliveryId, organizationId }); retries are scheduled by the handler itself. */
+  /** A retry or replay of one webhook delivery ({ deliveryId, organizationId }); each next retry is scheduled by the handler itself. */
   webhookDeliver: 'webhook-deliver',
   /** One email to the owners per low-balance crossing, enqueued by the send path with the debit. */
   lowBalanceAlert: 'low-balance-alert',

@@ -31,11 +31,12 @@ export interface MessageRepository {
    */
   transition(id: string, from: readonly DeliveryStatus[], patch: MessagePatch, leaseFreeAt?: Date): Promise<Message | null>;
   /**
-   * Claims a message for one delivery attempt in one step: a QUEUED or PENDING message whose lease is
-   * free at `now` becomes PENDING with attempts + 1, leased until `leaseUntil`. Null when it is not
-   * claimable (unknown, SENT or final, or leased by another attempt): two workers never both claim it.
+   * Claims messages for one delivery attempt each, in one step: every QUEUED or PENDING message of
+   * `ids` whose lease is free at `now` becomes PENDING with attempts + 1, leased until `leaseUntil`.
+   * Returns the claimed ones (in no particular order); the others (unknown, SENT or final, or leased
+   * by another attempt) are left alone: two workers never both claim one message.
    */
-  claimForDelivery(id: string, now: Date, leaseUntil: Date): Promise<Message | null>;
+  claimManyForDelivery(ids: readonly string[], now: Date, leaseUntil: Date): Promise<Message[]>;
   /**
    * Newest first (createdAt, then id), `limit` at most 100 (0 only counts). `total` counts the matching
    * messages but stops at `countUpTo` when given: an exact count over a million rows is too slow for

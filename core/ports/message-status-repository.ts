@@ -1,6 +1,5 @@
 import type { DeliveryStatus } from '../domain/channel.ts';
 import type { Message } from '../domain/message.ts';
-import type { MessagePatch } from './message-repository.ts';
 
 /** One status change of a message, for its history and for `message.status.updated` webhooks. */
 export interface MessageStatusEvent {
@@ -29,6 +28,15 @@ export interface MessageAttempt {
   createdAt: Date;
 }
 
+/** An accepted attempt and what it makes of its message (recordAcceptedAttempts). */
+export interface AcceptedDelivery {
+  attempt: MessageAttempt;
+  status: 'SENT' | 'DELIVERED';
+  at: Date;
+  /** The status event's id and source ('provider:<name>'). */
+  event: { id: string; source: string };
+}
+
 /** Delivery reports, status history and attempts of messages. */
 export interface MessageStatusRepository {
   /** The message a vendor report refers to (by the provider instance name and the vendor's id). */
@@ -40,12 +48,13 @@ export interface MessageStatusRepository {
   listEvents(messageId: string): Promise<MessageStatusEvent[]>;
   recordAttempt(attempt: MessageAttempt): Promise<void>;
   /**
-   * The hot path of a delivery, in one step: records the accepted `attempt`, applies `patch` to the
-   * message if it is still PENDING, and records the status event of the result (`event`; status and
-   * detail taken from the moved message). Returns the moved message, or null when it was no longer
-   * PENDING (the attempt is recorded either way; no event then).
+   * The hot path of deliveries, for a whole batch in one step: records each accepted attempt, moves
+   * its message to `status` if it is still PENDING (provider and provider message id from the
+   * attempt, sentAt = updatedAt = `at`, deliveredAt = `at` when DELIVERED, error and lease cleared),
+   * and records the status event of each moved message. Returns the moved messages (in no particular
+   * order); a message no longer PENDING keeps its attempt row but is not moved and gets no event.
    */
-  recordAcceptedAttempt(attempt: MessageAttempt, patch: MessagePatch, event: { id: string; source: string; createdAt: Date }): Promise<Message | null>;
+  recordAcceptedAttempts(accepted: readonly AcceptedDelivery[]): Promise<Message[]>;
   /** Oldest first, at most 100. */
   listAttempts(messageId: string): Promise<MessageAttempt[]>;
 }

@@ -8,12 +8,17 @@ import type { WebhookEndpoint } from '../domain/webhook.ts';
 export interface WebhookEndpointRepository {
   insert(endpoint: WebhookEndpoint): Promise<void>;
   find(organizationId: string, id: string): Promise<WebhookEndpoint | null>;
+  /** The endpoints named by `keys`, each within the organization its key names, in one statement; repeated keys add nothing. Any order. */
+  findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookEndpoint[]>;
   /** Newest first, at most `limit` (capped at 100). */
   list(organizationId: string, limit: number): Promise<WebhookEndpoint[]>;
   /** Writes every field of an existing endpoint of the organization; false when there is none. */
   save(endpoint: WebhookEndpoint): Promise<boolean>;
-  /** Active endpoints subscribed to `kind` (listing it, or listing nothing = every kind), oldest first, at most 100. */
-  listSubscribed(organizationId: string, kind: OutboundEventKind): Promise<WebhookEndpoint[]>;
-  /** Whether `listSubscribed` would return anything (one indexed probe). */
+  /**
+   * The active endpoints of each of `organizationIds` (at most MAX_WEBHOOK_ENDPOINTS each, by the
+   * creation rule), oldest first, in one statement: the fan-out of a batch of events filters them by kind.
+   */
+  listActive(organizationIds: readonly string[]): Promise<WebhookEndpoint[]>;
+  /** Whether an active endpoint of the organization subscribes to `kind` (lists it, or lists nothing = every kind): one indexed probe. */
   hasSubscribers(organizationId: string, kind: OutboundEventKind): Promise<boolean>;
 }

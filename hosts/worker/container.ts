@@ -13,8 +13,8 @@ import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
 import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
 import { WEBHOOKS } from '../webhook-bindings.ts';
 import { webhookDeliverHandler, webhookDispatchHandler } from './webhook-handlers.ts';
-import { DispatchOutboundEvent } from '../../core/use-cases/webhooks/dispatch-outbound-event.ts';
-import { DeliverWebhook } from '../../core/use-cases/webhooks/deliver-webhook.ts';
+import { DispatchOutboundEvents } from '../../core/use-cases/webhooks/dispatch-outbound-events.ts';
+import { DeliverWebhooks } from '../../core/use-cases/webhooks/deliver-webhooks.ts';
 import type { EmailSender } from '../../core/ports/email-sender.ts';
 import { GenerateMonthlyStatements } from '../../core/use-cases/billing/generate-monthly-statements.ts';
 import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balance-alert.ts';
@@ -54,9 +54,10 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue(
     (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, () => storage.idempotency.purgeExpired(clock.now())),
     [INFRA.database, INFRA.clock, INFRA.storage]);
-  container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => webhookDispatchHandler(new DispatchOutboundEvent({ storage, ids, clock }), config.workerConcurrency),
-    [INFRA.storage, INFRA.ids, INFRA.clock]);
-  container.bind(WORKER.handlers).toResolvedValue((deps) => webhookDeliverHandler(new DeliverWebhook(deps), config.workerConcurrency), [WEBHOOKS.attemptDeps]);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (deps, ids) => webhookDispatchHandler(new DispatchOutboundEvents({ ...deps, ids, concurrency: config.workerConcurrency }), config.workerConcurrency),
+    [WEBHOOKS.attemptDeps, INFRA.ids]);
+  container.bind(WORKER.handlers).toResolvedValue((deps) => webhookDeliverHandler(new DeliverWebhooks({ ...deps, concurrency: config.workerConcurrency }), config.workerConcurrency), [WEBHOOKS.attemptDeps]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => monthlyStatementsHandler(new GenerateMonthlyStatements({ storage, ids, clock }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
   container.bind(WORKER.handlers).toResolvedValue((storage, email) => lowBalanceAlertHandler(

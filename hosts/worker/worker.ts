@@ -21,17 +21,12 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
       batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
     } as const;
     // Per-job results: one job's failure retries that job only, never the rest of its batch.
-    const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => Promise.all(jobs.map(async (job) => {
-      try {
-        await handler.handle(job.data);
-        return { id: job.id, status: 'completed' as const };
-      } catch (error) {
-        const permanent = isAppError(error) && !error.retryable && WORKER_POLICY_BY_CODE[error.code] === 'fail';
-        logger.warn({ queue: handler.queue, jobId: job.id, err: error, permanent }, 'job failed');
-        const reason = { message: error instanceof Error ? error.message : String(error), code: isAppError(error) ? error.code : null };
-        return { id: job.id, status: permanent ? 'completed' as const : 'failed' as const, output: reason };
-      }
-    })));
+    const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => {
+      const outcomes = handler.handleBatch
+        ? await handler.handleBatch(jobs.map((job) => job.data)).catch((error: unknown) => jobs.map(() => error ?? new Error('batch failed')))
+        : await Promise.all(jobs.map(async (job) => handler.handle(job.data).then(() => null, (error: unknown) => error ?? new Error('job failed'))));
+      return jobs.map((job, index) => jobResult(handler.queue, job.id, outcomes[index] ?? null, logger));
+    });
     ids.push(id);
   }
   logger.info({ queues: handlers.map((h) => h.queue) }, 'worker started');
@@ -40,4 +35,13 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
       await Promise.all(handlers.map((h) => boss.offWork(h.queue, { wait: true } as never).catch(() => undefined)));
     },
   };
+}
+
+/** A job's result for pg-boss: completed, or failed (retried) unless the retry policy calls the error permanent. */
+function jobResult(queue: string, jobId: string, error: unknown, logger: Logger) {
+  if (error === null) return { id: jobId, status: 'completed' as const };
+  const permanent = isAppError(error) && !error.retryable && WORKER_POLICY_BY_CODE[error.code] === 'fail';
+  logger.warn({ queue, jobId, err: error, permanent }, 'job failed');
+  const reason = { message: error instanceof Error ? error.message : String(error), code: isAppError(error) ? error.code : null };
+  return { id: jobId, status: permanent ? 'completed' as const : 'failed' as const, output: reason };
 }

@@ -1,17 +1,6 @@
 import { expect } from 'chai';
-import type { Message } from '../../core/domain/message.ts';
 import type { Storage } from '../../core/ports/storage.ts';
-import { at, seedOrganization, uniqueId } from './contract-fixtures.ts';
-
-function aMessage(organizationId: string, overrides: Partial<Message> = {}): Message {
-  const id = uniqueId('msg');
-  return {
-    id, organizationId, internalMessageId: id, channel: 'SMS', recipient: '+233241234567', country: 'GH', subject: null, body: 'hello', templateId: null,
-    status: 'SENT', errorCode: null, errorMessage: null, cost: 3, price: 3, segments: 1, encoding: 'GSM-7', isSandbox: false, apiKeyId: null, userId: null,
-    senderId: null, provider: 'p1', providerMessageId: null, attempts: 1, leaseUntil: null, createdAt: at(0), updatedAt: at(0), sentAt: null, deliveredAt: null,
-    failedAt: null, ...overrides,
-  };
-}
+import { aMessage, at, seedOrganization, uniqueId } from './contract-fixtures.ts';
 
 const sortBy = <T>(rows: T[], key: (r: T) => string) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
 const DAY = 24 * 3600;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors.ts';
 import type { ApiKey } from '../../core/domain/api-key.ts';
 import { newOrganization, type Organization } from '../../core/domain/organization.ts';
+import type { Message } from '../../core/domain/message.ts';
 import type { User } from '../../core/domain/user.ts';
 import type { WalletChange } from '../../core/domain/wallet.ts';
 import type { Repositories } from '../../core/ports/storage.ts';
@@ -15,6 +16,17 @@ export function at(secondsAfterT0: number): Date {
 
 export function uniqueId(label = 'id'): string {
   return `${label}-${randomUUID()}`;
+}
+
+/** A SENT SMS of `organizationId` created at T0 (3 pesewas, one segment, provider p1). */
+export function aMessage(organizationId: string, overrides: Partial<Message> = {}): Message {
+  const id = uniqueId('msg');
+  return {
+    id, organizationId, internalMessageId: id, channel: 'SMS', recipient: '+233241234567', country: 'GH', subject: null, body: 'hello', templateId: null,
+    status: 'SENT', errorCode: null, errorMessage: null, cost: 3, price: 3, segments: 1, encoding: 'GSM-7', isSandbox: false, apiKeyId: null, userId: null,
+    senderId: null, provider: 'p1', providerMessageId: null, attempts: 1, leaseUntil: null, createdAt: at(0), updatedAt: at(0), sentAt: null, deliveredAt: null,
+    failedAt: null, ...overrides,
+  };
 }
 
 /** Awaits a promise that must fail with an AppError and returns it. */

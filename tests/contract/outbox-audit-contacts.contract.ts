@@ -27,6 +27,20 @@ export function describeOutboxAuditContactsContract(name: string, makeStorage: (
       expect((await storage.outboundEvents.listRecent(a.id, 10)).map((e) => e.id)).to.deep.equal([second.id, first.id]);
     });
 
+    it('finds many outbound events in one call, each only within the organization its key names', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const first = { id: uniqueId('evt'), organizationId: a.id, kind: 'contact.opted_out' as const, data: { contactId: 'c1' }, occurredAt: at(1) };
+      const second = { ...first, id: uniqueId('evt'), kind: 'campaign.completed' as const, data: { campaignId: 'k' }, occurredAt: at(2) };
+      const other = { ...first, id: uniqueId('evt'), organizationId: b.id };
+      for (const e of [first, second, other]) await storage.outboundEvents.record(e);
+      const found = await storage.outboundEvents.findMany([
+        { organizationId: a.id, id: second.id }, { organizationId: a.id, id: first.id }, { organizationId: a.id, id: first.id },
+        { organizationId: a.id, id: other.id }, { organizationId: b.id, id: first.id }, { organizationId: a.id, id: uniqueId('evt') },
+      ]);
+      expect(found.sort((x, y) => x.occurredAt.getTime() - y.occurredAt.getTime())).to.deep.equal([first, second]);
+      expect(await storage.outboundEvents.findMany([])).to.deep.equal([]);
+    });
+
     it('rolls an outbound event back with its transaction', async () => {
       const a = await seedOrganization(storage);
       const event = { id: uniqueId('evt'), organizationId: a.id, kind: 'contact.opted_out' as const, data: {}, occurredAt: at(1) };

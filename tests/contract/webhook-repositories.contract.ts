@@ -39,19 +39,18 @@ export function describeWebhookRepositoriesContract(name: string, makeStorage: (
       expect(await storage.webhookEndpoints.find(a.id, older.id)).to.deep.equal(changed);
     });
 
-    it('finds active subscribers of a kind: listing it or listing nothing', async () => {
+    it('tells whether an active endpoint subscribes to a kind: listing it or listing nothing', async () => {
       const a = await seedOrganization(storage); const b = await seedOrganization(storage);
       const all = anEndpoint(a.id);
       const optOuts = anEndpoint(a.id, { events: ['contact.opted_out'], createdAt: at(1) });
       const inactive = anEndpoint(a.id, { isActive: false });
       for (const e of [all, optOuts, inactive]) await storage.webhookEndpoints.insert(e);
-      expect((await storage.webhookEndpoints.listSubscribed(a.id, 'contact.opted_out')).map((e) => e.id)).to.deep.equal([all.id, optOuts.id]);
-      expect((await storage.webhookEndpoints.listSubscribed(a.id, 'campaign.completed')).map((e) => e.id)).to.deep.equal([all.id]);
       expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'message.status.updated')).to.equal(true);
       expect(await storage.webhookEndpoints.hasSubscribers(b.id, 'message.status.updated')).to.equal(false);
       await storage.webhookEndpoints.save({ ...all, isActive: false });
       expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'message.status.updated')).to.equal(false);
       expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'contact.opted_out')).to.equal(true);
+      expect(await storage.webhookEndpoints.hasSubscribers(a.id, 'campaign.completed')).to.equal(false);
     });
 
     it('keeps one delivery per endpoint and event, scoped to the organization, newest first', async () => {
@@ -71,6 +70,80 @@ export function describeWebhookRepositoriesContract(name: string, makeStorage: (
       expect(await storage.webhookDeliveries.save({ ...done, organizationId: b.id })).to.equal(false);
       expect(await storage.webhookDeliveries.save(done)).to.equal(true);
       expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(done);
+    });
+
+    it('finds many endpoints and deliveries in one call, each only within the organization its key names', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const one = anEndpoint(a.id); const two = anEndpoint(a.id, { isActive: false }); const theirs = anEndpoint(b.id);
+      for (const e of [one, two, theirs]) await storage.webhookEndpoints.insert(e);
+      const byId = <T extends { id: string }>(list: T[]) => list.sort((x, y) => x.id.localeCompare(y.id));
+      expect(byId(await storage.webhookEndpoints.findMany([
+        { organizationId: a.id, id: one.id }, { organizationId: a.id, id: two.id }, { organizationId: a.id, id: one.id },
+        { organizationId: a.id, id: theirs.id }, { organizationId: b.id, id: one.id }, { organizationId: a.id, id: uniqueId('wh') },
+      ]))).to.deep.equal(byId([one, two]));
+      const mine = aDelivery(one); const other = aDelivery(theirs);
+      await storage.webhookDeliveries.insertOrFindMany([mine, other]);
+      expect(await storage.webhookDeliveries.findMany([
+        { organizationId: a.id, id: mine.id }, { organizationId: a.id, id: mine.id }, { organizationId: a.id, id: other.id }, { organizationId: b.id, id: mine.id },
+      ])).to.deep.equal([mine]);
+      expect(await storage.webhookEndpoints.findMany([])).to.deep.equal([]);
+      expect(await storage.webhookDeliveries.findMany([])).to.deep.equal([]);
+    });
+
+    it('lists the active endpoints of several organizations at once, oldest first', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage); const c = await seedOrganization(storage);
+      const aNewer = anEndpoint(a.id, { createdAt: at(2), events: ['campaign.completed'] });
+      const aOlder = anEndpoint(a.id, { createdAt: at(1) });
+      const aInactive = anEndpoint(a.id, { isActive: false });
+      const bOne = anEndpoint(b.id, { createdAt: at(3) });
+      const cOne = anEndpoint(c.id);
+      for (const e of [aNewer, aOlder, aInactive, bOne, cOne]) await storage.webhookEndpoints.insert(e);
+      expect(await storage.webhookEndpoints.listActive([a.id, b.id, a.id])).to.deep.equal([aOlder, aNewer, bOne]);
+      expect(await storage.webhookEndpoints.listActive([])).to.deep.equal([]);
+    });
+
+    it('inserts a fan-out in one call and returns the stored delivery of each pair, new or existing', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const one = anEndpoint(a.id); const two = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(one); await storage.webhookEndpoints.insert(two);
+      const existing = aDelivery(one, { status: 'SUCCEEDED', attempts: 1, responseCode: 204, lastAttemptAt: at(1), nextAttemptAt: null, updatedAt: at(1) });
+      await storage.webhookDeliveries.insertIfAbsent(existing);
+      const again = aDelivery(one, { eventId: existing.eventId });
+      const fresh = aDelivery(two, { eventId: existing.eventId, responseCode: null, lastError: null });
+      const freshTwin = { ...fresh, id: uniqueId('whd') };
+      const stored = await storage.webhookDeliveries.insertOrFindMany([again, fresh, freshTwin]);
+      expect(stored.sort((x, y) => x.endpointId === one.id ? -1 : y.endpointId === one.id ? 1 : 0)).to.deep.equal([existing, fresh]);
+      expect(await storage.webhookDeliveries.find(a.id, again.id)).to.equal(null);
+      expect(await storage.webhookDeliveries.find(a.id, fresh.id)).to.deep.equal(fresh);
+      // Another organization's claim on the pair neither sees nor changes the existing delivery.
+      expect(await storage.webhookDeliveries.insertOrFindMany([{ ...again, id: uniqueId('whd'), organizationId: b.id }])).to.deep.equal([]);
+      expect(await storage.webhookDeliveries.find(a.id, existing.id)).to.deep.equal(existing);
+      expect(await storage.webhookDeliveries.insertOrFindMany([])).to.deep.equal([]);
+    });
+
+    it('saves many deliveries in one call, each only within its organization', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const endpoint = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(endpoint);
+      const first = aDelivery(endpoint); const second = aDelivery(endpoint);
+      await storage.webhookDeliveries.insertOrFindMany([first, second]);
+      const done = { ...first, status: 'SUCCEEDED' as const, attempts: 1, responseCode: 200, nextAttemptAt: null, lastAttemptAt: at(4), updatedAt: at(4) };
+      const retrying = { ...second, attempts: 1, responseCode: null, lastError: 'timed out after 10000 ms', nextAttemptAt: at(9), lastAttemptAt: at(4), updatedAt: at(4) };
+      expect(await storage.webhookDeliveries.saveMany([done, { ...retrying, organizationId: b.id }])).to.equal(1);
+      expect(await storage.webhookDeliveries.find(a.id, second.id)).to.deep.equal(second);
+      expect(await storage.webhookDeliveries.saveMany([done, retrying])).to.equal(2);
+      expect(await storage.webhookDeliveries.find(a.id, first.id)).to.deep.equal(done);
+      expect(await storage.webhookDeliveries.find(a.id, second.id)).to.deep.equal(retrying);
+      expect(await storage.webhookDeliveries.saveMany([])).to.equal(0);
+    });
+
+    it('rolls a fan-out back with its transaction', async () => {
+      const a = await seedOrganization(storage);
+      const endpoint = anEndpoint(a.id);
+      await storage.webhookEndpoints.insert(endpoint);
+      const delivery = aDelivery(endpoint);
+      await storage.transaction(async (tx) => { await tx.webhookDeliveries.insertOrFindMany([delivery]); throw new Error('boom'); }).catch(() => undefined);
+      expect(await storage.webhookDeliveries.find(a.id, delivery.id)).to.equal(null);
     });
 
     it('rolls deliveries back with their transaction', async () => {

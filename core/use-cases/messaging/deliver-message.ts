@@ -3,11 +3,13 @@ import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
 import type { ProviderDirectory, ProviderResult } from '../../ports/channel-provider.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { MessageAttempt } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
 import { messageStatusEventData } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
+import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -24,75 +26,119 @@ export interface DeliverMessageDeps {
   webhooks?: WebhookSubscriptions;
 }
 
+/** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
+export type DeliveryOutcome = { message: Message | null; error?: undefined } | { error: unknown; message?: undefined };
+
+/** What the providers made of one claimed message. */
+interface Tried {
+  message: Message;
+  accepted: { provider: string; providerMessageId: string; delivered: boolean; attempt: MessageAttempt } | null;
+  failures: Array<Extract<ProviderResult, { accepted: false }>>;
+  lastProvider: string | null;
+}
+
 /**
- * Delivers one message: claims it (QUEUED or PENDING, lease free), tries the providers for its
+ * Delivers messages: claims them (QUEUED or PENDING, lease free), tries the providers for each one's
  * channel and country in failover order, and records the outcome. Accepted -> SENT (or DELIVERED when
  * the provider confirms at once). Only permanent failures, or transient ones past `maxAttempts` ->
  * FAILED, and the charge is refunded (one REFUND ledger entry referencing the message: never twice).
- * Transient failures leave it PENDING and throw a retryable PROVIDER_UNAVAILABLE so the queue retries.
- * Idempotent: a message already SENT or final is returned untouched; one held by another attempt's
- * lease throws a retryable CONFLICT, so its job comes back after the lease instead of completing.
+ * Transient failures leave it PENDING and come back as a retryable PROVIDER_UNAVAILABLE so the queue
+ * retries. Idempotent: a message already SENT or final is returned untouched; one held by another
+ * attempt's lease comes back as a retryable CONFLICT, so its job returns after the lease instead of
+ * completing.
+ *
+ * Set-based on the hot path (docs/messaging.md, "Delivery"): a batch is claimed in one statement, its
+ * messages go to their providers concurrently (each provider bounds its own concurrency), and accepted
+ * attempts are recorded together (AcceptedAttemptRecorder). Failures, rare, are settled one by one.
  */
 export class DeliverMessage {
   readonly #deps: DeliverMessageDeps;
-  constructor(deps: DeliverMessageDeps) { this.#deps = deps; }
+  readonly #recorder: AcceptedAttemptRecorder;
+  constructor(deps: DeliverMessageDeps) {
+    this.#deps = deps;
+    this.#recorder = new AcceptedAttemptRecorder({ storage: deps.storage, ids: deps.ids, webhooks: deps.webhooks });
+  }
 
+  /** One message; throws what its job should see. */
   async execute(messageId: string): Promise<Message | null> {
+    const [outcome] = await this.executeMany([messageId]);
+    if (!outcome || outcome.error !== undefined) throw outcome?.error ?? new Error('no delivery outcome');
+    return outcome.message ?? null;
+  }
+
+  /** A batch (a fetched batch of jobs): one outcome per id, in order; never throws for one message's sake. */
+  async executeMany(messageIds: readonly string[]): Promise<DeliveryOutcome[]> {
     const { storage, clock } = this.#deps;
     const now = clock.now();
-    // Claim first (one statement); only a message that cannot be claimed is read to find out why.
-    const claimed = await storage.messages.claimForDelivery(messageId, now, new Date(now.getTime() + this.#deps.leaseSeconds * 1000));
-    if (!claimed) {
-      const latest = await storage.messages.findForDelivery(messageId);
-      if (!latest || FINAL_STATUSES.includes(latest.status) || latest.status === 'SENT') return latest;
-      // Another attempt holds the lease (alive, or killed mid-job): come back after it, never complete the job and strand the message.
-      if (latest.status === 'QUEUED' || latest.status === 'PENDING') {
-        throw new AppError('CONFLICT', 'The message is being delivered by another attempt', { messageId, leaseUntil: latest.leaseUntil?.toISOString() ?? null }, { retryable: true });
-      }
-      return latest;
-    }
+    const unique = [...new Set(messageIds)];
+    // Claim first (one statement); only messages that cannot be claimed are read to find out why.
+    const claimed = await storage.messages.claimManyForDelivery(unique, now, new Date(now.getTime() + this.#deps.leaseSeconds * 1000));
+    const claimedIds = new Set(claimed.map((m) => m.id));
+    const outcomes = new Map<string, DeliveryOutcome>();
+    const settle = async (id: string, work: () => Promise<Message | null>) => {
+      outcomes.set(id, await work().then((message) => ({ message }), (error: unknown) => ({ error })));
+    };
+    await Promise.all([
+      ...unique.filter((id) => !claimedIds.has(id)).map((id) => settle(id, () => this.#unclaimed(id))),
+      ...claimed.map((message) => settle(message.id, async () => this.#settle(await this.#tryProviders(message)))),
+    ]);
+    return messageIds.map((id) => outcomes.get(id)!);
+  }
 
-    const failures: Array<Extract<ProviderResult, { accepted: false }>> = [];
-    let lastProvider: string | null = null;
+  /** Why a message could not be claimed: done already (returned), or leased by another attempt (retryable CONFLICT). */
+  async #unclaimed(messageId: string): Promise<Message | null> {
+    const latest = await this.#deps.storage.messages.findForDelivery(messageId);
+    if (!latest || FINAL_STATUSES.includes(latest.status) || latest.status === 'SENT') return latest;
+    // Another attempt holds the lease (alive, or killed mid-job): come back after it, never complete the job and strand the message.
+    if (latest.status === 'QUEUED' || latest.status === 'PENDING') {
+      throw new AppError('CONFLICT', 'The message is being delivered by another attempt', { messageId, leaseUntil: latest.leaseUntil?.toISOString() ?? null }, { retryable: true });
+    }
+    return latest;
+  }
+
+  /** The providers for the message, in failover order, until one accepts or a failure is permanent. Failed attempts are recorded as they happen. */
+  async #tryProviders(claimed: Message): Promise<Tried> {
+    const { clock, storage } = this.#deps;
+    const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null };
     for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox)) {
       const started = clock.now().getTime();
-      lastProvider = provider.name;
+      tried.lastProvider = provider.name;
       const result = await provider.send({
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
         to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId,
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
-      const attempt = {
-        id: this.#deps.ids.next(), messageId, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' as const : 'FAILED' as const,
+      const attempt: MessageAttempt = {
+        id: this.#deps.ids.next(), messageId: claimed.id, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
         retryable: !result.accepted && result.retryable, errorCode: result.accepted ? null : result.errorCode, errorMessage: result.accepted ? null : result.errorMessage,
         providerMessageId: result.accepted ? result.providerMessageId : null, durationMs: clock.now().getTime() - started, createdAt: clock.now(),
       };
       if (result.accepted) {
-        const at = clock.now();
-        // Attempt, transition and status event in one round trip: the hot path of every delivery.
-        const record = (repositories: Pick<Storage, 'messageStatus'>) => repositories.messageStatus.recordAcceptedAttempt(attempt, {
-          status: result.delivered ? 'DELIVERED' : 'SENT', provider: provider.name, providerMessageId: result.providerMessageId,
-          errorCode: null, errorMessage: null, sentAt: at, deliveredAt: result.delivered ? at : null, leaseUntil: null, updatedAt: at,
-        }, { id: this.#deps.ids.next(), source: `provider:${provider.name}`, createdAt: at });
-        // With a subscribed webhook endpoint, the message.status.updated event commits with the change; otherwise one round trip as before.
-        const moved = await this.#subscribed(claimed.organizationId)
-          ? await storage.transaction(async (tx) => {
-            const changed = await record(tx);
-            if (changed) await publishOutboundEvent(tx, this.#statusUpdated(changed, at));
-            return changed;
-          })
-          : await record(storage);
-        if (moved) this.#deps.onStatusChange?.(moved);
-        return moved;
+        tried.accepted = { provider: provider.name, providerMessageId: result.providerMessageId, delivered: result.delivered === true, attempt };
+        return tried;
       }
       await storage.messageStatus.recordAttempt(attempt);
-      failures.push(result);
+      tried.failures.push(result);
       if (!result.retryable) break;
+    }
+    return tried;
+  }
+
+  /** Records what the providers made of a claimed message. */
+  async #settle({ message: claimed, accepted, failures, lastProvider }: Tried): Promise<Message | null> {
+    const { storage, clock } = this.#deps;
+    if (accepted) {
+      // Attempt, transition and status event in one statement, shared with the other deliveries finishing now.
+      const moved = await this.#recorder.record(claimed.organizationId, {
+        attempt: accepted.attempt, status: accepted.delivered ? 'DELIVERED' : 'SENT', at: clock.now(), event: { id: this.#deps.ids.next(), source: `provider:${accepted.provider}` },
+      });
+      if (moved) this.#deps.onStatusChange?.(moved);
+      return moved;
     }
     const last = failures[failures.length - 1] ?? { accepted: false as const, retryable: false, errorCode: 'NO_PROVIDER', errorMessage: `No provider configured for ${claimed.channel}` };
     const permanent = !last.retryable || claimed.attempts >= this.#deps.maxAttempts;
     if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage, lastProvider), lastProvider ? `provider:${lastProvider}` : 'worker');
-    await storage.messages.transition(messageId, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
-    throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId, errorCode: last.errorCode }, { retryable: true });
+    await storage.messages.transition(claimed.id, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
+    throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId: claimed.id, errorCode: last.errorCode }, { retryable: true });
   }
 
   /** FAILED plus the refund, in one transaction. */

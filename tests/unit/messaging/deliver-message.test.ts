@@ -89,6 +89,42 @@ describe('DeliverMessage', () => {
     expect((await p.entries()).map((e) => [e.kind, e.amount])).to.deep.equal([['DEBIT', -15], ['REFUND', 15]]);
   });
 
+  describe('a batch (executeMany, what the worker runs for a fetched batch of jobs)', () => {
+    it('claims, sends and records a mixed batch: one outcome per id, in order, each what it would have been alone', async () => {
+      const p = await buildPipeline({ maxAttempts: 3 });
+      const ids: string[] = [];
+      for (const n of [1, 2, 3, 4]) ids.push(String((await p.send.execute(p.live, { channel: 'SMS', to: ghPhone(n), body: `hello ${n}`, async: true })).log['id']));
+      p.providers.sms.next = (m) => (m.to === ghPhone(2) ? transient() : m.to === ghPhone(3) ? permanent() : { accepted: true, providerMessageId: `ok_${m.to}`, delivered: m.to === ghPhone(4) });
+      await p.deliver.execute(ids[3]!); // already delivered before the batch runs
+
+      const outcomes = await p.deliver.executeMany([ids[0]!, ids[1]!, ids[2]!, ids[3]!, 'unknown-id', ids[0]!]);
+      expect(outcomes.map((o) => o.message?.status ?? (o.error as { code?: string } | undefined)?.code ?? null)).to.deep.equal(['SENT', 'PROVIDER_UNAVAILABLE', 'FAILED', 'DELIVERED', null, 'SENT']);
+      expect(await p.stored(ids[0]!)).to.include({ status: 'SENT', provider: 'live-sms', providerMessageId: `ok_${ghPhone(1)}`, attempts: 1, leaseUntil: null });
+      expect(await p.stored(ids[1]!)).to.include({ status: 'PENDING', attempts: 1, errorCode: 'VENDOR_TIMEOUT', leaseUntil: null });
+      expect(await p.stored(ids[2]!)).to.include({ status: 'FAILED', cost: 0 });
+      expect(p.providers.sms.received.map((m) => m.to)).to.have.members([ghPhone(4), ghPhone(1), ghPhone(2), ghPhone(3)]); // each once: the duplicate id is claimed once
+      expect((await p.entries('REFUND')).map((e) => e.reference)).to.deep.equal([ids[2]]);
+      expect((await p.core.storage.messageStatus.listEvents(ids[0]!)).map((e) => [e.status, e.source])).to.deep.equal([['SENT', 'provider:live-sms']]);
+    });
+
+    it('records each accepted attempt alone when the shared statement fails, so one bad row never fails its neighbours', async () => {
+      const p = await buildPipeline();
+      const ids: string[] = [];
+      for (const n of [1, 2, 3]) ids.push(String((await p.send.execute(p.live, { channel: 'SMS', to: ghPhone(n), body: 'hi', async: true })).log['id']));
+      const status = p.core.storage.messageStatus;
+      const original = status.recordAcceptedAttempts.bind(status);
+      const groups: number[] = [];
+      status.recordAcceptedAttempts = async (accepted) => {
+        groups.push(accepted.length);
+        if (accepted.some((a) => a.attempt.messageId === ids[1])) throw new Error('row refused');
+        return original(accepted);
+      };
+      const outcomes = await p.deliver.executeMany(ids);
+      expect(groups).to.deep.equal([3, 1, 1, 1]); // the group, then each alone
+      expect(outcomes.map((o) => o.message?.status ?? (o.error as Error).message)).to.deep.equal(['SENT', 'row refused', 'SENT']);
+    });
+  });
+
   describe('a worker that died mid-job', () => {
     it('keeps the message from a second worker while its lease runs, then lets the retry deliver it exactly once', async () => {
       const p = await buildPipeline();

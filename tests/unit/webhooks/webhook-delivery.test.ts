@@ -12,17 +12,16 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
   after(async () => { await receiver.close(); });
   beforeEach(() => { receiver.received.length = 0; receiver.respond = () => ({ status: 200 }); });
 
-  it('fans an event out once per subscribed endpoint, signed so an independent receiver verifies it', async () => {
+  it('fans an event out once per subscribed endpoint and attempts each at once, signed so an independent receiver verifies it', async () => {
     const w = await buildWebhooks();
     const all = await w.create({ url: receiver.url });
     const optOuts = await w.create({ url: receiver.url, events: ['contact.opted_out'] });
     await w.create({ url: receiver.url, events: ['campaign.completed'] });
     const event = await w.publish('contact.opted_out', { contactId: 'c-9' });
-    expect(await w.runDispatch()).to.equal(2);
-    expect(await w.dispatch.execute(w.organizationId, event.id)).to.equal(0); // a repeated dispatch job creates nothing twice
-    const jobs = w.takeDeliverJobs();
-    expect(jobs).to.have.length(2);
-    for (const job of jobs) await w.deliver.execute(w.organizationId, String(job.data['deliveryId']));
+    expect(await w.runDispatch()).to.deep.equal({ events: 1, created: 2, attempted: 2, succeeded: 2 });
+    expect(w.takeDeliverJobs()).to.have.length(0); // the first attempt needs no second job
+    // A repeated dispatch job creates nothing twice and sends nothing again.
+    expect(await w.dispatch.execute([{ organizationId: w.organizationId, eventId: event.id }])).to.deep.equal({ events: 1, created: 0, attempted: 0, succeeded: 0 });
     expect(receiver.received).to.have.length(2);
     const verify = docSnippetVerifier();
     const bodies = receiver.received.map((r) => verify(r.rawBody, r.headers, [all.secret]) ?? verify(r.rawBody, r.headers, [optOuts.secret]));
@@ -43,20 +42,21 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
     const delays: number[] = [];
     let [job] = w.takeDeliverJobs();
     let delivery = null;
+    expect(receiver.received).to.have.length(1); // the first attempt, made by the dispatch
     while (job) {
       delays.push(job.startAfterSeconds);
       const id = String(job.data['deliveryId']);
       if (job.startAfterSeconds > 0) {
         // A job that runs early (a stale duplicate) changes nothing and sends nothing.
         const before = receiver.received.length;
-        await w.deliver.execute(w.organizationId, id);
+        await w.deliver(id);
         expect(receiver.received.length).to.equal(before);
       }
       w.core.clock.advance(job.startAfterSeconds * 1000);
-      delivery = await w.deliver.execute(w.organizationId, id);
+      delivery = await w.deliver(id);
       [job] = w.takeDeliverJobs();
     }
-    expect(delays).to.deep.equal([0, ...WEBHOOK_RETRY_DELAYS_SECONDS]);
+    expect(delays).to.deep.equal([...WEBHOOK_RETRY_DELAYS_SECONDS]);
     expect(receiver.received).to.have.length(8);
     expect(delivery).to.include({ status: 'FAILED', attempts: 8, responseCode: 503, lastError: 'HTTP 503', nextAttemptAt: null });
   });
@@ -68,8 +68,7 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
     expect(await w.subscriptions.hasSubscribers(w.organizationId, 'contact.opted_out')).to.equal(true);
     await w.publish();
     await w.runDispatch();
-    const [job] = w.takeDeliverJobs();
-    const delivery = await w.deliver.execute(w.organizationId, String(job!.data['deliveryId']));
+    const [delivery] = await w.core.storage.webhookDeliveries.listByEndpoint(w.organizationId, endpoint.id, 10);
     expect(delivery).to.include({ status: 'FAILED', responseCode: 410 });
     expect(w.takeDeliverJobs()).to.have.length(0);
     expect(await w.core.storage.webhookEndpoints.find(w.organizationId, endpoint.id)).to.include({ isActive: false, disabledReason: 'GONE' });
@@ -83,8 +82,8 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
     const attemptNew = async () => {
       await w.publish();
       await w.runDispatch();
-      const fresh = w.takeDeliverJobs().find((j) => j.startAfterSeconds === 0); // earlier deliveries' retries are left aside
-      return w.deliver.execute(w.organizationId, String(fresh!.data['deliveryId']));
+      w.takeDeliverJobs(); // retries are left aside
+      return (await w.core.storage.webhookDeliveries.listByEndpoint(w.organizationId, endpoint.id, 1))[0];
     };
     await attemptNew();
     const started = w.core.clock.now();
@@ -113,7 +112,6 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
     const endpoint = await w.create({ url: receiver.url });
     await w.publish();
     await w.runDispatch();
-    await w.deliver.execute(w.organizationId, String(w.takeDeliverJobs()[0]!.data['deliveryId']));
     const update = new UpdateWebhookEndpoint({ storage: w.core.storage, clock: w.core.clock, sender: w.deps.sender, subscriptions: w.subscriptions });
     const view = await update.execute({ organizationId: w.organizationId }, endpoint.id, { isActive: true });
     expect(view).to.include({ isActive: true, disabledReason: null, failingSince: null });
@@ -123,12 +121,15 @@ describe('Webhook delivery (fan-out, signature, retries, disabling)', function (
   it('fails pending deliveries of an endpoint deactivated meanwhile without sending them', async () => {
     const w = await buildWebhooks();
     const endpoint = await w.create({ url: receiver.url });
+    receiver.respond = () => ({ status: 500 });
     await w.publish();
     await w.runDispatch();
+    receiver.received.length = 0;
     const endpointRow = (await w.core.storage.webhookEndpoints.find(w.organizationId, endpoint.id))!;
     await w.core.storage.webhookEndpoints.save({ ...endpointRow, isActive: false });
     const [job] = w.takeDeliverJobs();
-    const delivery = await w.deliver.execute(w.organizationId, String(job!.data['deliveryId']));
+    w.core.clock.advance(job!.startAfterSeconds * 1000);
+    const delivery = await w.deliver(String(job!.data['deliveryId']));
     expect(delivery).to.include({ status: 'FAILED', lastError: 'endpoint inactive' });
     expect(receiver.received).to.have.length(0);
   });

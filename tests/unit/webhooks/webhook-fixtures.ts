@@ -5,8 +5,8 @@ import type { OutboundEvent, OutboundEventKind } from '../../../core/domain/outb
 import { newOrganization } from '../../../core/domain/organization.ts';
 import { QUEUES } from '../../../core/ports/job-queue.ts';
 import { CreateWebhookEndpoint } from '../../../core/use-cases/webhooks/create-webhook-endpoint.ts';
-import { DeliverWebhook } from '../../../core/use-cases/webhooks/deliver-webhook.ts';
-import { DispatchOutboundEvent } from '../../../core/use-cases/webhooks/dispatch-outbound-event.ts';
+import { DeliverWebhooks } from '../../../core/use-cases/webhooks/deliver-webhooks.ts';
+import { DispatchOutboundEvents, type DispatchSummary } from '../../../core/use-cases/webhooks/dispatch-outbound-events.ts';
 import { publishOutboundEvent } from '../../../core/use-cases/webhooks/publish-outbound-event.ts';
 import type { WebhookAttemptDeps } from '../../../core/use-cases/webhooks/webhook-attempt.ts';
 import { buildCore } from '../../support/build-core.ts';
@@ -25,20 +25,21 @@ export async function buildWebhooks() {
   const subscriptions = new CachedWebhookSubscriptions(() => core.storage.webhookEndpoints, 60_000);
   const deps: WebhookAttemptDeps = { storage: core.storage, sender, cipher, clock: core.clock, email: core.email, subscriptions };
   const create = new CreateWebhookEndpoint({ ...deps, ids: core.ids, secrets: core.secrets });
-  const dispatch = new DispatchOutboundEvent({ storage: core.storage, ids: core.ids, clock: core.clock });
-  const deliver = new DeliverWebhook(deps);
+  const dispatch = new DispatchOutboundEvents({ ...deps, ids: core.ids });
+  const deliverWebhooks = new DeliverWebhooks(deps);
   return {
-    core, organizationId, deps, subscriptions, create: (body: Record<string, unknown>) => create.execute({ organizationId }, body), dispatch, deliver,
+    core, organizationId, deps, subscriptions, create: (body: Record<string, unknown>) => create.execute({ organizationId }, body), dispatch, deliverWebhooks,
+    /** Runs one webhook-deliver job of this organization. */
+    deliver: async (deliveryId: string) => (await deliverWebhooks.execute([{ organizationId, deliveryId }]))[0]!,
     async publish(kind: OutboundEventKind = 'contact.opted_out', data: Record<string, unknown> = { contactId: 'c-1' }): Promise<OutboundEvent> {
       const event = { id: core.ids.next(), organizationId, kind, data, occurredAt: core.clock.now() };
       await core.storage.transaction((tx) => publishOutboundEvent(tx, event));
       return event;
     },
-    /** Runs every queued webhook-dispatch job. */
-    async runDispatch(): Promise<number> {
-      let created = 0;
-      for (const job of core.storage.jobs.take(QUEUES.webhookDispatch)) created += await dispatch.execute(String(job.data['organizationId']), String(job.data['eventId']));
-      return created;
+    /** Runs every queued webhook-dispatch job, as one batch (fan-out and first attempts). */
+    async runDispatch(): Promise<DispatchSummary> {
+      const jobs = core.storage.jobs.take(QUEUES.webhookDispatch);
+      return dispatch.execute(jobs.map((job) => ({ organizationId: String(job.data['organizationId']), eventId: String(job.data['eventId']) })));
     },
     takeDeliverJobs() { return core.storage.jobs.take(QUEUES.webhookDeliver); },
   };

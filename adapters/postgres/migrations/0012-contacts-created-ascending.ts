@@ -8,7 +8,7 @@ import type { Migration } from './migration.ts';
  * twice as long maintaining it; docs/performance.md, bench:audience).
  */
 export const contactsCreatedAscending: Migration = {
-  id: '0011-contacts-created-ascending',
+  id: '0012-contacts-created-ascending',
   statements: [
     'drop index contacts_org_created',
     'create index contacts_org_created on contacts (organization_id, created_at, id)',

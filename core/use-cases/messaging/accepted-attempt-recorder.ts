@@ -1,0 +1,116 @@
+import type { Message } from '../../domain/message.ts';
+import { messageStatusEventData } from '../../domain/webhook.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { AcceptedDelivery } from '../../ports/message-status-repository.ts';
+import type { Storage } from '../../ports/storage.ts';
+import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+
+/** Most accepted attempts one statement records. */
+export const MAX_RECORDED_TOGETHER = 500;
+
+interface Waiting {
+  accepted: AcceptedDelivery;
+  organizationId: string;
+  resolve: (moved: Message | null) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface AcceptedAttemptRecorderDeps {
+  storage: Storage;
+  ids: IdGenerator;
+  /** When given, organizations subscribed to message.status.updated get the event in the same transaction. */
+  webhooks?: WebhookSubscriptions | undefined;
+}
+
+/**
+ * Group commit for the hot write of every delivery: accepted attempts that finish in the same turn of
+ * the event loop (a fetched batch answered by an instant provider), or while an earlier group is being
+ * written, are recorded together by one `recordAcceptedAttempts` statement. Nothing waits on a timer.
+ *
+ * Each caller gets the outcome it would have had alone: its moved message, or null when the message
+ * was no longer PENDING. When a group fails as a whole, each attempt is retried alone, so one bad row
+ * never fails its neighbours. Organizations with a subscribed webhook endpoint are recorded in a
+ * transaction that also publishes their message.status.updated events.
+ */
+export class AcceptedAttemptRecorder {
+  readonly #deps: AcceptedAttemptRecorderDeps;
+  #waiting: Waiting[] = [];
+  #scheduled = false;
+  #flushing = false;
+  constructor(deps: AcceptedAttemptRecorderDeps) { this.#deps = deps; }
+
+  record(organizationId: string, accepted: AcceptedDelivery): Promise<Message | null> {
+    const promise = new Promise<Message | null>((resolve, reject) => { this.#waiting.push({ accepted, organizationId, resolve, reject }); });
+    this.#schedule();
+    return promise;
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#flushing) return;
+    this.#scheduled = true;
+    setImmediate(() => { this.#scheduled = false; void this.#drain(); });
+  }
+
+  async #drain(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#waiting.length > 0) await this.#flush(this.#waiting.splice(0, MAX_RECORDED_TOGETHER));
+    } finally {
+      this.#flushing = false;
+      if (this.#waiting.length > 0) this.#schedule();
+    }
+  }
+
+  async #flush(group: Waiting[]): Promise<void> {
+    const subscribed = await this.#subscribedOrganizations(group);
+    const plain = group.filter((w) => !subscribed.has(w.organizationId));
+    const publishing = group.filter((w) => subscribed.has(w.organizationId));
+    await Promise.all([this.#settle(plain, false), this.#settle(publishing, true)]);
+  }
+
+  /** Records `group` in one step; if that fails, each alone. */
+  async #settle(group: Waiting[], publish: boolean): Promise<void> {
+    if (group.length === 0) return;
+    try {
+      const moved = await this.#write(group.map((w) => w.accepted), publish);
+      group.forEach((w) => w.resolve(moved.get(w.accepted.attempt.messageId) ?? null));
+      return;
+    } catch (error) {
+      if (group.length === 1) { group[0]!.reject(error); return; }
+    }
+    for (const w of group) {
+      try {
+        const moved = await this.#write([w.accepted], publish);
+        w.resolve(moved.get(w.accepted.attempt.messageId) ?? null);
+      } catch (error) {
+        w.reject(error);
+      }
+    }
+  }
+
+  async #write(accepted: AcceptedDelivery[], publish: boolean): Promise<Map<string, Message>> {
+    const { storage, ids } = this.#deps;
+    const moved = publish
+      ? await storage.transaction(async (tx) => {
+        const changed = await tx.messageStatus.recordAcceptedAttempts(accepted);
+        for (const message of changed) {
+          await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(message), occurredAt: message.updatedAt });
+        }
+        return changed;
+      })
+      : await storage.messageStatus.recordAcceptedAttempts(accepted);
+    return new Map(moved.map((m) => [m.id, m]));
+  }
+
+  /** Organizations of `group` with an endpoint for message.status.updated (a cached lookup: no statement for most). */
+  async #subscribedOrganizations(group: Waiting[]): Promise<Set<string>> {
+    const { webhooks } = this.#deps;
+    const found = new Set<string>();
+    if (!webhooks) return found;
+    for (const organizationId of new Set(group.map((w) => w.organizationId))) {
+      if (await webhooks.hasSubscribers(organizationId, 'message.status.updated')) found.add(organizationId);
+    }
+    return found;
+  }
+}
