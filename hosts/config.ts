@@ -75,7 +75,7 @@ const EnvSchema = v.object({
   BODY_LIMIT_BYTES: v.optional(intIn(1024, 50 * 1024 * 1024), String(1024 * 1024)),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL')), 'http://localhost:3000'),
   SHUTDOWN_TIMEOUT_MS: v.optional(intIn(0, 600_000), '25000'),
-  WORKER_CONCURRENCY: v.optional(intIn(1, 200), '10'),
+  WORKER_CONCURRENCY: v.optional(intIn(1, 200), '25'),
   LOGIN_LIMIT_PER_EMAIL: v.optional(intIn(1, 10_000), '10'),
   LOGIN_LIMIT_PER_IP: v.optional(intIn(1, 100_000), '100'),
   PASSWORD_RESET_TTL_MINUTES: v.optional(intIn(5, 24 * 60), '30'),

@@ -15,7 +15,7 @@ import { ensureBenchDatabase, machineBusy, measureDrain, startSendServer, type D
  *
  * Settings: --duration=10 --warmup=2 --connections=50 --drain=20000 --embedded (or BENCH_DURATION,
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_DRAIN, BENCH_EMBEDDED=1); the worker runs with the configured
- * WORKER_CONCURRENCY (default 10; --worker-concurrency=N sets it); --only=bare,async,sync,bulk,drain
+ * WORKER_CONCURRENCY (default 25; --worker-concurrency=N sets it); --only=bare,async,sync,bulk,drain
  * runs some phases (profiling: node --cpu-prof tests/bench/send-bench.ts --only=async). DATABASE_URL
  * names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the bench works in
  * its own database `nkra_bench` there (created and migrated when missing, emptied at each start).
@@ -137,7 +137,7 @@ function report(phases: Phase[], drain: DrainResult | null, s: Settings, pgVersi
   console.log('');
   console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), PostgreSQL ${pgVersion} on the same machine, ${new Date().toISOString()}`);
   console.log(`command: npm run bench:send -- --connections=${s.connections} --duration=${s.durationSeconds} --warmup=${s.warmupSeconds} --drain=${s.drain}`
-    + `${s.embedded ? ' --embedded' : ''} (WORKER_CONCURRENCY=${process.env['WORKER_CONCURRENCY'] ?? '10, the default'})`);
+    + `${s.embedded ? ' --embedded' : ''} (WORKER_CONCURRENCY=${process.env['WORKER_CONCURRENCY'] ?? '25, the default'})`);
   console.log('');
   console.log('| phase | req/s | per second | target | p50 ms | p99 ms | max ms | unexpected | errors | server CPU | machine CPU |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
