@@ -66,7 +66,9 @@ export class AcceptedAttemptRecorder {
     const subscribed = await this.#subscribedOrganizations(group);
     const plain = group.filter((w) => !subscribed.has(w.organizationId));
     const publishing = group.filter((w) => subscribed.has(w.organizationId));
-    await Promise.all([this.#settle(plain, false), this.#settle(publishing, true)]);
+    // One after the other: on the embedded default one connection serves both, and a transaction must not interleave with other statements.
+    await this.#settle(plain, false);
+    await this.#settle(publishing, true);
   }
 
   /** Records `group` in one step; if that fails, each alone. */
