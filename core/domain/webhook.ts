@@ -85,6 +85,11 @@ export function webhookDeliveryView(d: WebhookDelivery) {
   };
 }
 
+/** The message.status.updated event of `m`'s current state, for the outbox. */
+export function messageStatusUpdatedEvent(id: string, m: Message, occurredAt: Date): OutboundEvent {
+  return { id, organizationId: m.organizationId, kind: 'message.status.updated', data: messageStatusEventData(m), occurredAt };
+}
+
 /** `data` of a message.status.updated event (docs/webhooks.md). */
 export function messageStatusEventData(m: Message): Record<string, unknown> {
   return {

@@ -1,5 +1,5 @@
 import type { Message } from '../../domain/message.ts';
-import { messageStatusEventData } from '../../domain/webhook.ts';
+import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { AcceptedDelivery } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -97,7 +97,7 @@ export class AcceptedAttemptRecorder {
       ? await storage.transaction(async (tx) => {
         const changed = await tx.messageStatus.recordAcceptedAttempts(accepted);
         for (const message of changed) {
-          await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(message), occurredAt: message.updatedAt });
+          await publishOutboundEvent(tx, messageStatusUpdatedEvent(ids.next(), message, message.updatedAt));
         }
         return changed;
       })

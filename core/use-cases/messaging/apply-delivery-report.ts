@@ -5,7 +5,7 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
-import { messageStatusEventData } from '../../domain/webhook.ts';
+import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
@@ -58,7 +58,7 @@ export class ApplyDeliveryReport {
         detail: report.vendorStatus, createdAt: now,
       });
       if (publish) {
-        await publishOutboundEvent(tx, { id: ids.next(), organizationId: message.organizationId, kind: 'message.status.updated', data: messageStatusEventData(updated), occurredAt: now });
+        await publishOutboundEvent(tx, messageStatusUpdatedEvent(ids.next(), updated, now));
       }
       return updated;
     });

@@ -6,7 +6,7 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { MessageAttempt } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
-import { messageStatusEventData } from '../../domain/webhook.ts';
+import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
@@ -32,7 +32,8 @@ export type DeliveryOutcome = { message: Message | null; error?: undefined } | {
 /** What the providers made of one claimed message. */
 interface Tried {
   message: Message;
-  accepted: { provider: string; providerMessageId: string; delivered: boolean; attempt: MessageAttempt } | null;
+  /** The accepted attempt (provider and vendor id in it), and whether the provider confirmed delivery at once. */
+  accepted: { attempt: MessageAttempt; delivered: boolean } | null;
   failures: Array<Extract<ProviderResult, { accepted: false }>>;
   lastProvider: string | null;
 }
@@ -113,7 +114,7 @@ export class DeliverMessage {
         providerMessageId: result.accepted ? result.providerMessageId : null, durationMs: clock.now().getTime() - started, createdAt: clock.now(),
       };
       if (result.accepted) {
-        tried.accepted = { provider: provider.name, providerMessageId: result.providerMessageId, delivered: result.delivered === true, attempt };
+        tried.accepted = { attempt, delivered: result.delivered === true };
         return tried;
       }
       await storage.messageStatus.recordAttempt(attempt);
@@ -129,7 +130,7 @@ export class DeliverMessage {
     if (accepted) {
       // Attempt, transition and status event in one statement, shared with the other deliveries finishing now.
       const moved = await this.#recorder.record(claimed.organizationId, {
-        attempt: accepted.attempt, status: accepted.delivered ? 'DELIVERED' : 'SENT', at: clock.now(), event: { id: this.#deps.ids.next(), source: `provider:${accepted.provider}` },
+        attempt: accepted.attempt, status: accepted.delivered ? 'DELIVERED' : 'SENT', at: clock.now(), event: { id: this.#deps.ids.next(), source: `provider:${accepted.attempt.provider}` },
       });
       if (moved) this.#deps.onStatusChange?.(moved);
       return moved;
@@ -173,7 +174,7 @@ export class DeliverMessage {
     if (await this.#subscribed(message.organizationId)) {
       await storage.transaction(async (tx) => {
         await tx.messageStatus.recordEvent(statusEvent);
-        await publishOutboundEvent(tx, this.#statusUpdated(message, statusEvent.createdAt));
+        await publishOutboundEvent(tx, messageStatusUpdatedEvent(ids.next(), message, statusEvent.createdAt));
       });
     } else {
       await storage.messageStatus.recordEvent(statusEvent);
@@ -185,9 +186,5 @@ export class DeliverMessage {
   /** Whether the organization has an endpoint for message.status.updated (cached: no statement for most deliveries). */
   async #subscribed(organizationId: string): Promise<boolean> {
     return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
-  }
-
-  #statusUpdated(message: Message, occurredAt: Date) {
-    return { id: this.#deps.ids.next(), organizationId: message.organizationId, kind: 'message.status.updated' as const, data: messageStatusEventData(message), occurredAt };
   }
 }
