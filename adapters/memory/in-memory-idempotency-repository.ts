@@ -1,4 +1,4 @@
-import type { IdempotencyClaim, IdempotencyRepository } from '../../core/ports/idempotency-repository.ts';
+import { assertDistinctKeys, type IdempotencyClaim, type IdempotencyKeyClaim, type IdempotencyRepository } from '../../core/ports/idempotency-repository.ts';
 import type { MemoryState } from './memory-state.ts';
 
 /** Transactions of InMemoryStorage run one at a time, so claim-then-complete cannot interleave. */
@@ -14,6 +14,17 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     }
     this.#state.idempotency.set(id, { requestHash, messageIds: [], expiresAt });
     return { claimed: true };
+  }
+
+  async claimMany(organizationId: string, claims: readonly IdempotencyKeyClaim[], now: Date, expiresAt: Date): Promise<IdempotencyClaim[]> {
+    assertDistinctKeys(claims);
+    const answers: IdempotencyClaim[] = [];
+    for (const c of claims) answers.push(await this.claim(organizationId, c.key, c.requestHash, now, expiresAt));
+    return answers;
+  }
+
+  async completeMany(organizationId: string, completions: ReadonlyArray<{ key: string; messageIds: readonly string[] }>): Promise<void> {
+    for (const c of completions) await this.complete(organizationId, c.key, c.messageIds);
   }
 
   async complete(organizationId: string, key: string, messageIds: readonly string[]): Promise<void> {

@@ -12,7 +12,12 @@ export type SendLoadKind = 'get' | 'single' | 'bulk';
 
 export interface SendLoadOptions {
   url: string;
+  /** Request headers (the credentials); with `targets`, connection i uses targets[i % targets.length] instead. */
   headers: Record<string, string>;
+  /** Several senders at once (tenants, keys): the connections are spread over them round-robin. */
+  targets?: Array<Record<string, string>>;
+  /** Every write carries a new `idempotencyKey`, as the client libraries send it. */
+  idempotency?: boolean;
   kind: SendLoadKind;
   /** The `async` flag of the send request. */
   async: boolean;
@@ -47,15 +52,18 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
   const target = new URL(options.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
   let next = options.recipientBase;
+  const runId = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  let keys = 0;
+  const key = () => (options.idempotency ? { idempotencyKey: `bench-${runId}-${keys++}` } : {});
   const body = (): string | null => {
     if (options.kind === 'get') return null;
-    if (options.kind === 'single') return JSON.stringify({ channel: 'SMS', to: benchRecipient(next++), body: BODY, async: options.async });
+    if (options.kind === 'single') return JSON.stringify({ channel: 'SMS', to: benchRecipient(next++), body: BODY, async: options.async, ...key() });
     const messages = Array.from({ length: options.bulkSize }, () => ({ channel: 'SMS', to: benchRecipient(next++), body: BODY }));
-    return JSON.stringify({ async: options.async, messages });
+    return JSON.stringify({ async: options.async, messages, ...key() });
   };
-  const request = () => new Promise<{ status: number; text: string }>((resolve, reject) => {
+  const request = (credentials: Record<string, string>) => new Promise<{ status: number; text: string }>((resolve, reject) => {
     const payload = body();
-    const headers = payload === null ? options.headers : { ...options.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+    const headers = payload === null ? credentials : { ...credentials, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
     const req = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname, method: payload === null ? 'GET' : 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -78,7 +86,8 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
   const stopAt = measureFrom + options.durationSeconds * 1000;
   let cpuAtStart = process.cpuUsage();
 
-  const worker = async () => {
+  const worker = async (connection: number) => {
+    const credentials = options.targets?.length ? options.targets[connection % options.targets.length]! : options.headers;
     for (;;) {
       const started = performance.now();
       if (started >= stopAt) return;
@@ -89,7 +98,7 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
       }
       const counted = measuring;
       try {
-        const answer = await request();
+        const answer = await request(credentials);
         const ok = expected(answer);
         if (ok) acceptedTotal += 1;
         else firstUnexpected ??= `${answer.status} ${answer.text.slice(0, 300)}`;
@@ -102,7 +111,7 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
       }
     }
   };
-  await Promise.all(Array.from({ length: options.connections }, worker));
+  await Promise.all(Array.from({ length: options.connections }, (_, i) => worker(i)));
   const cpu = process.cpuUsage(cpuAtStart);
   agent.destroy();
 

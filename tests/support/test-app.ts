@@ -28,13 +28,15 @@ export interface TestAppOptions {
   providers?: ProviderDirectory;
   /** The dashboard build to serve (default: hosts/web/dist when built); null serves none. */
   webRoot?: string | null;
+  /** The database kind (default: the run's test database, PostgreSQL when it answers). */
+  database?: 'pglite' | 'postgres';
 }
 
 /** The real Koa app with real adapters on the shared test database, on an ephemeral port. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(options.config);
   const logger = createLogger(config.logLevel);
-  const infra = await sharedInfrastructure();
+  const infra = await sharedInfrastructure(options.database);
   const email = new InMemoryEmailSender();
   const container = buildApiContainer(config, logger, infra, options.providers ? { email, providers: options.providers } : { email });
   await loadProviders(container);

@@ -36,6 +36,18 @@ export interface Accepted {
   replayed: boolean;
 }
 
+/** One send request (a single send or a bulk request) of a group-committed batch. */
+export interface AcceptRequest {
+  /** Who sends; every request of one batch has the same organization and sandbox flag. */
+  ctx: SendContext;
+  prepared: readonly PreparedMessage[];
+  async: boolean;
+  idempotency: { key: string; requestHash: string } | null;
+}
+
+/** What one request of a batch came to: its messages, or its own error (the batch went on without it). */
+export type AcceptOutcome = { accepted: Accepted; error?: undefined } | { error: AppError; accepted?: undefined };
+
 /**
  * The transactional heart of every send: claims the idempotency key, screens each message (tenant
  * paused, premium-rate numbers, suppression, recipient velocity, new-tenant cap), debits the wallet
@@ -53,43 +65,79 @@ export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepare
  */
 export async function acceptMessagesIn(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, prepared: readonly PreparedMessage[],
   options: AcceptOptions): Promise<Accepted> {
-  {
-    const now = deps.clock.now();
-    if (options.idempotency) {
-      const { key, requestHash } = options.idempotency;
-      const claim = await tx.idempotency.claim(ctx.organizationId, key, requestHash, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
-      if (!claim.claimed) {
-        if (claim.requestHash !== requestHash) {
-          throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey: key });
-        }
-        return { messages: await tx.messages.findManyByIds(ctx.organizationId, claim.messageIds), replayed: true };
-      }
-    }
-    const organization = await tx.organizations.findById(ctx.organizationId);
-    if (!organization) throw new AppError('NOT_FOUND', 'Organization not found');
-    const live = !ctx.isSandbox;
-    if (live) await tx.wallets.update(ctx.organizationId, () => null, now); // row lock for the rest of the transaction
+  const [outcome] = await acceptRequestsIn(tx, deps, [{ ctx, prepared, async: options.async, idempotency: options.idempotency }], options.batchId);
+  if (!outcome || outcome.error) throw outcome?.error ?? new Error('no outcome');
+  return outcome.accepted;
+}
 
-    const verdicts = await screen(tx, organization, prepared, deps.fraud, now);
-    const messages = prepared.map((p, i) => toMessage(deps, ctx, p, verdicts[i] ?? null, now, live));
-    const total = messages.reduce((sum, m) => sum + m.cost, 0);
-    if (total > 0) {
-      const { entry } = await tx.wallets.update(ctx.organizationId, () => ({
-        amount: -total, kind: 'DEBIT', reference: options.batchId,
-        description: messages.length === 1 ? `${messages[0]!.channel} message ${messages[0]!.internalMessageId}` : `${messages.length} messages (batch ${options.batchId})`,
-      }), now);
-      if (entry && crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) {
-        await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId: ctx.organizationId, balanceAfter: entry.balanceAfter });
-      }
-    }
-    await tx.messages.insertMany(messages);
-    const deliverable = messages.filter((m) => m.status === 'QUEUED');
-    await tx.jobs.enqueueMany(QUEUES.notificationSend, deliverable.map((m) => ({
-      data: { messageId: m.id }, options: options.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
-    })));
-    if (options.idempotency) await tx.idempotency.complete(ctx.organizationId, options.idempotency.key, messages.map((m) => m.id));
-    return { messages, replayed: false };
+/**
+ * Several requests of one organization (and sandbox flag) in one transaction: the group commit of
+ * AcceptCoalescer. Their idempotency keys are claimed in one statement; a key already used answers its
+ * request with the first answer (replayed, nothing charged) or IDEMPOTENCY_KEY_REUSED, without failing
+ * the others. The rest are screened in order, debited in one ledger entry (reference `batchId`),
+ * recorded and enqueued together, and their keys completed in one statement. Anything that fails the
+ * whole batch (not enough balance for all of it, a database error) throws.
+ */
+export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, requests: readonly AcceptRequest[], batchId: string): Promise<AcceptOutcome[]> {
+  const first = requests[0];
+  if (!first) return [];
+  const { organizationId, isSandbox } = first.ctx;
+  if (requests.some((r) => r.ctx.organizationId !== organizationId || r.ctx.isSandbox !== isSandbox)) {
+    throw new RangeError('acceptRequestsIn: one organization and sandbox flag per batch');
   }
+  const now = deps.clock.now();
+  const outcomes: Array<AcceptOutcome | null> = await claimKeys(tx, requests, now);
+  const fresh = requests.flatMap((r, i) => (outcomes[i] ? [] : [{ r, i }]));
+  if (fresh.length === 0) return outcomes as AcceptOutcome[];
+
+  const organization = await tx.organizations.findById(organizationId);
+  if (!organization) throw new AppError('NOT_FOUND', 'Organization not found');
+  const live = !isSandbox;
+  if (live) await tx.wallets.update(organizationId, () => null, now); // row lock for the rest of the transaction
+
+  const verdicts = await screen(tx, organization, fresh.flatMap(({ r }) => r.prepared), deps.fraud, now);
+  let v = 0;
+  const perRequest = fresh.map(({ r }) => r.prepared.map((p) => toMessage(deps, r.ctx, p, verdicts[v++] ?? null, now, live)));
+  const messages = perRequest.flat();
+  const total = messages.reduce((sum, m) => sum + m.cost, 0);
+  if (total > 0) {
+    const { entry } = await tx.wallets.update(organizationId, () => ({
+      amount: -total, kind: 'DEBIT', reference: batchId,
+      description: messages.length === 1 ? `${messages[0]!.channel} message ${messages[0]!.internalMessageId}` : `${messages.length} messages (batch ${batchId})`,
+    }), now);
+    if (entry && crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) {
+      await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId, balanceAfter: entry.balanceAfter });
+    }
+  }
+  await tx.messages.insertMany(messages);
+  await tx.jobs.enqueueMany(QUEUES.notificationSend, fresh.flatMap(({ r }, k) => perRequest[k]!.filter((m) => m.status === 'QUEUED').map((m) => ({
+    data: { messageId: m.id }, options: r.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
+  }))));
+  const completions = fresh.flatMap(({ r }, k) => (r.idempotency ? [{ key: r.idempotency.key, messageIds: perRequest[k]!.map((m) => m.id) }] : []));
+  if (completions.length > 0) await tx.idempotency.completeMany(organizationId, completions);
+  fresh.forEach(({ i }, k) => { outcomes[i] = { accepted: { messages: perRequest[k]!, replayed: false } }; });
+  return outcomes as AcceptOutcome[];
+}
+
+/**
+ * Claims the keys of the keyed requests in one statement. A request whose key an earlier request holds
+ * gets its outcome here: the earlier request's messages (replayed) or IDEMPOTENCY_KEY_REUSED; null for
+ * the requests that go on.
+ */
+async function claimKeys(tx: Repositories, requests: readonly AcceptRequest[], now: Date): Promise<Array<AcceptOutcome | null>> {
+  const outcomes: Array<AcceptOutcome | null> = requests.map(() => null);
+  const keyed = requests.flatMap((r, i) => (r.idempotency ? [{ i, claim: r.idempotency }] : []));
+  if (keyed.length === 0) return outcomes;
+  const { organizationId } = requests[0]!.ctx;
+  const claims = await tx.idempotency.claimMany(organizationId, keyed.map((k) => k.claim), now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
+  for (const [n, { i, claim }] of keyed.entries()) {
+    const answer = claims[n];
+    if (!answer || answer.claimed) continue;
+    outcomes[i] = answer.requestHash !== claim.requestHash
+      ? { error: new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey: claim.key }) }
+      : { accepted: { messages: await tx.messages.findManyByIds(organizationId, answer.messageIds), replayed: true } };
+  }
+  return outcomes;
 }
 
 interface Verdict { code: string; message: string }

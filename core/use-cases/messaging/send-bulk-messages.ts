@@ -3,7 +3,7 @@ import { AppError, isAppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import { deliveryLogView, type Message } from '../../domain/message.ts';
-import { acceptMessages } from './accept-messages.ts';
+import { AcceptCoalescer } from './accept-coalescer.ts';
 import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, variablesSchema, type PreparedMessage } from './message-preparation.ts';
 import { deliverInline, type SendDeps } from './send-message.ts';
 import type { SendContext } from './send-context.ts';
@@ -35,7 +35,8 @@ export const SendBulkInput = v.object({
  */
 export class SendBulkMessages {
   readonly #deps: SendDeps;
-  constructor(deps: SendDeps) { this.#deps = deps; }
+  readonly #coalescer: AcceptCoalescer;
+  constructor(deps: SendDeps) { this.#deps = deps; this.#coalescer = new AcceptCoalescer(deps); }
 
   async execute(ctx: SendContext, raw: unknown): Promise<{ logs: Array<ReturnType<typeof deliveryLogView>>; queued: boolean; replayed: boolean }> {
     const input = parseInput(SendBulkInput, raw);
@@ -51,8 +52,8 @@ export class SendBulkMessages {
       }
     });
     const { idempotencyKey, ...request } = input;
-    const accepted = await acceptMessages(this.#deps, ctx, prepared, {
-      async: input.async, batchId: this.#deps.ids.next(),
+    const accepted = await this.#coalescer.accept({
+      ctx, prepared, async: input.async,
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: this.#deps.secrets.sha256(canonicalJson(request)) } : null,
     });
     let messages = accepted.messages;

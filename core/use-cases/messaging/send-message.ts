@@ -8,7 +8,6 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
-import { acceptMessages } from './accept-messages.ts';
 import { AcceptCoalescer } from './accept-coalescer.ts';
 import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
@@ -53,13 +52,9 @@ export class SendMessage {
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const prepared = prepareMessage(input, template, await this.#deps.pricing.listActive());
     const { idempotencyKey, ...request } = input;
-    // Queued sends without an idempotency key are group-committed with their sender's concurrent sends.
-    if (input.async && !idempotencyKey) {
-      return { log: deliveryLogView(await this.#coalescer.accept(ctx, prepared)), queued: true, replayed: false };
-    }
-    const batchId = this.#deps.ids.next();
-    const accepted = await acceptMessages(this.#deps, ctx, [prepared], {
-      async: input.async, batchId,
+    // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
+    const accepted = await this.#coalescer.accept({
+      ctx, prepared: [prepared], async: input.async,
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: this.#deps.secrets.sha256(canonicalJson(request)) } : null,
     });
     let message = accepted.messages[0]!;
