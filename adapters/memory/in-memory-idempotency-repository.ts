@@ -16,15 +16,19 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     return { claimed: true };
   }
 
-  async claimMany(organizationId: string, claims: readonly IdempotencyKeyClaim[], now: Date, expiresAt: Date): Promise<IdempotencyClaim[]> {
+  async claimMany(claims: readonly IdempotencyKeyClaim[], now: Date, expiresAt: Date): Promise<IdempotencyClaim[]> {
     assertDistinctKeys(claims);
     const answers: IdempotencyClaim[] = [];
-    for (const c of claims) answers.push(await this.claim(organizationId, c.key, c.requestHash, now, expiresAt));
+    for (const c of claims) {
+      const answer = await this.claim(c.organizationId, c.key, c.requestHash, now, expiresAt);
+      if (answer.claimed) await this.complete(c.organizationId, c.key, c.messageIds);
+      answers.push(answer);
+    }
     return answers;
   }
 
-  async completeMany(organizationId: string, completions: ReadonlyArray<{ key: string; messageIds: readonly string[] }>): Promise<void> {
-    for (const c of completions) await this.complete(organizationId, c.key, c.messageIds);
+  async release(keys: ReadonlyArray<{ organizationId: string; key: string }>): Promise<void> {
+    for (const k of keys) this.#state.idempotency.delete(`${k.organizationId}\u0000${k.key}`);
   }
 
   async complete(organizationId: string, key: string, messageIds: readonly string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
-import type { DeliveryLogFilter, MessagePage, MessagePatch, MessageRepository } from '../../core/ports/message-repository.ts';
+import { recipientCountKey, type DeliveryLogFilter, type MessagePage, type MessagePatch, type MessageRepository } from '../../core/ports/message-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 export class InMemoryMessageRepository implements MessageRepository {
@@ -58,10 +58,13 @@ export class InMemoryMessageRepository implements MessageRepository {
     return this.#recent(organizationId, since).length;
   }
 
-  async countSinceByRecipient(organizationId: string, since: Date, recipients: readonly string[]): Promise<Map<string, number>> {
-    const wanted = new Set(recipients);
+  async countSinceByRecipient(since: Date, pairs: ReadonlyArray<{ organizationId: string; recipient: string }>): Promise<Map<string, number>> {
+    const wanted = new Set(pairs.map((p) => recipientCountKey(p.organizationId, p.recipient)));
     const counts = new Map<string, number>();
-    for (const m of this.#recent(organizationId, since)) if (wanted.has(m.recipient)) counts.set(m.recipient, (counts.get(m.recipient) ?? 0) + 1);
+    for (const m of this.#state.messages.values()) {
+      const key = recipientCountKey(m.organizationId, m.recipient);
+      if (wanted.has(key) && m.status !== 'REJECTED' && m.createdAt.getTime() >= since.getTime()) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
     return counts;
   }
 

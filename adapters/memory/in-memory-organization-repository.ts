@@ -15,6 +15,10 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     return org ? copy(org) : null;
   }
 
+  async findManyByIds(ids: readonly string[]): Promise<Organization[]> {
+    return [...new Set(ids)].flatMap((id) => { const org = this.#state.organizations.get(id); return org ? [copy(org)] : []; });
+  }
+
   async update(id: string, changes: OrganizationChanges, now: Date): Promise<Organization | null> {
     const org = this.#state.organizations.get(id);
     if (!org) return null;

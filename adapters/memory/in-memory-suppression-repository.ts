@@ -21,8 +21,8 @@ export class InMemorySuppressionRepository implements SuppressionRepository {
     return hit ? copy(hit) : null;
   }
 
-  async findMatches(organizationId: string, candidates: ReadonlyArray<{ channel: Channel; recipient: string }>): Promise<Array<Suppression | null>> {
-    return Promise.all(candidates.map((c) => this.findMatch(organizationId, c.channel, c.recipient)));
+  async findMatches(candidates: ReadonlyArray<{ organizationId: string; channel: Channel; recipient: string }>): Promise<Array<Suppression | null>> {
+    return Promise.all(candidates.map((c) => this.findMatch(c.organizationId, c.channel, c.recipient)));
   }
 
   async list(organizationId: string, offset: number, limit: number): Promise<{ items: Suppression[]; total: number }> {

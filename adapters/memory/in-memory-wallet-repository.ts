@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import { applyChange, WALLET_CURRENCY, type LedgerEntry, type Wallet, type WalletChange } from '../../core/domain/wallet.ts';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
-import type { WalletRepository, WalletUpdate } from '../../core/ports/wallet-repository.ts';
+import { assertOnePerOrganization, type WalletRepository, type WalletUpdate } from '../../core/ports/wallet-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 export class InMemoryWalletRepository implements WalletRepository {
@@ -36,6 +36,29 @@ export class InMemoryWalletRepository implements WalletRepository {
     const entry: LedgerEntry = { id: this.#ids.next(), organizationId, ...change, balanceAfter: balance, createdAt: now };
     this.#state.ledger.push(copy(entry));
     return { wallet: copy(wallet), entry };
+  }
+
+  async lockMany(organizationIds: readonly string[]): Promise<Wallet[]> {
+    return [...new Set(organizationIds)].sort().flatMap((id) => { const w = this.#state.wallets.get(id); return w ? [copy(w)] : []; });
+  }
+
+  // All or nothing, no await: a reference conflict is found before anything is written.
+  async applyMany(changes: ReadonlyArray<{ organizationId: string; change: WalletChange }>, now: Date): Promise<Array<LedgerEntry | null>> {
+    assertOnePerOrganization(changes);
+    for (const { organizationId, change } of changes) {
+      if (this.#state.ledger.some((e) => e.organizationId === organizationId && e.kind === change.kind && e.reference === change.reference)) {
+        throw new AppError('CONFLICT', 'ledger reference already used');
+      }
+    }
+    return changes.map(({ organizationId, change }) => {
+      const wallet = this.#state.wallets.get(organizationId);
+      if (!wallet || !Number.isSafeInteger(change.amount) || wallet.balance + change.amount < 0) return null;
+      wallet.balance += change.amount;
+      wallet.updatedAt = now;
+      const entry: LedgerEntry = { id: this.#ids.next(), organizationId, ...change, balanceAfter: wallet.balance, createdAt: now };
+      this.#state.ledger.push(copy(entry));
+      return copy(entry);
+    });
   }
 
   async findEntry(organizationId: string, kind: LedgerEntry['kind'], reference: string): Promise<LedgerEntry | null> {

@@ -21,6 +21,12 @@ export class MikroOrmOrganizationRepository implements OrganizationRepository {
     return row ? toOrganization({ ...row, createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)! }) : null;
   }
 
+  async findManyByIds(ids: readonly string[]): Promise<Organization[]> {
+    if (ids.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, `select ${entityColumns(this.#em, OrganizationEntity).selectList} from organizations where id = any($1::text[])`, [[...new Set(ids)]], { prepare: true });
+    return rows.map((row) => toOrganization({ ...row, createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)! }));
+  }
+
   async update(id: string, changes: OrganizationChanges, now: Date): Promise<Organization | null> {
     const updated = await this.#em.nativeUpdate(OrganizationEntity, { id }, { ...changes, updatedAt: now });
     return updated === 0 ? null : this.findById(id);

@@ -17,20 +17,20 @@ export class MikroOrmSuppressionRepository implements SuppressionRepository {
   }
 
   async findMatch(organizationId: string, channel: Channel, recipient: string): Promise<Suppression | null> {
-    return (await this.findMatches(organizationId, [{ channel, recipient }]))[0] ?? null;
+    return (await this.findMatches([{ organizationId, channel, recipient }]))[0] ?? null;
   }
 
   /** One query for every candidate's entries (phone or lowercased email); the channel is matched here. */
-  async findMatches(organizationId: string, candidates: ReadonlyArray<{ channel: Channel; recipient: string }>): Promise<Array<Suppression | null>> {
+  async findMatches(candidates: ReadonlyArray<{ organizationId: string; channel: Channel; recipient: string }>): Promise<Array<Suppression | null>> {
     if (candidates.length === 0) return [];
     const recipients = [...new Set(candidates.map((c) => c.recipient))];
     const rows = await sqlRows<Row>(this.#em,
       `select ${entityColumns(this.#em, SuppressionEntity).selectList} from suppressions
-        where organization_id = $1 and (phone = any($2::text[]) or email = any($3::text[]))`,
-      [organizationId, recipients, [...new Set(recipients.map((r) => r.toLowerCase()))]]);
+        where organization_id = any($1::text[]) and (phone = any($2::text[]) or email = any($3::text[]))`,
+      [[...new Set(candidates.map((c) => c.organizationId))], recipients, [...new Set(recipients.map((r) => r.toLowerCase()))]]);
     const entries = rows.map((row) => toSuppression({ ...row, createdAt: toDate(row.createdAt)! }));
-    return candidates.map(({ channel, recipient }) => entries.find((s) => (s.channel === null || s.channel === channel)
-      && (s.phone === recipient || s.email === recipient.toLowerCase())) ?? null);
+    return candidates.map(({ organizationId, channel, recipient }) => entries.find((s) => s.organizationId === organizationId
+      && (s.channel === null || s.channel === channel) && (s.phone === recipient || s.email === recipient.toLowerCase())) ?? null);
   }
 
   async list(organizationId: string, offset: number, limit: number): Promise<{ items: Suppression[]; total: number }> {

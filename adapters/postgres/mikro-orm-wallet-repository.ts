@@ -4,7 +4,8 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { AppError } from '../../core/errors.ts';
 import { applyChange, WALLET_CURRENCY, type LedgerEntry, type Wallet, type WalletChange } from '../../core/domain/wallet.ts';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
-import type { WalletRepository, WalletUpdate } from '../../core/ports/wallet-repository.ts';
+import { assertOnePerOrganization, type WalletRepository, type WalletUpdate } from '../../core/ports/wallet-repository.ts';
+import { sqlRows, toDate } from './sql-rows.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 import { LedgerEntryEntity, WalletEntity } from './entities/wallet-entity.ts';
 
@@ -42,6 +43,41 @@ export class MikroOrmWalletRepository implements WalletRepository {
       return { wallet: { ...wallet, balance, updatedAt: now }, entry };
     };
     return this.#em.isInTransaction() ? run(this.#em) : this.#em.transactional(run);
+  }
+
+  async lockMany(organizationIds: readonly string[]): Promise<Wallet[]> {
+    if (organizationIds.length === 0) return [];
+    const rows = await sqlRows<{ organization_id: string; balance: string | number; updated_at: Date | string }>(this.#em,
+      `select organization_id, balance, updated_at from wallets where organization_id = any($1::text[]) order by organization_id for update`,
+      [[...new Set(organizationIds)].sort()], { prepare: true });
+    return rows.map((r) => ({ organizationId: r.organization_id, balance: Number(r.balance), currency: WALLET_CURRENCY, updatedAt: toDate(r.updated_at)! }));
+  }
+
+  async applyMany(changes: ReadonlyArray<{ organizationId: string; change: WalletChange }>, now: Date): Promise<Array<LedgerEntry | null>> {
+    if (changes.length === 0) return [];
+    assertOnePerOrganization(changes);
+    const input = changes.map(({ organizationId, change }) => {
+      if (!Number.isSafeInteger(change.amount)) throw new RangeError('wallet change must be an integer number of pesewas');
+      return { id: this.#ids.next(), organization_id: organizationId, amount: change.amount, kind: change.kind, reference: change.reference, description: change.description };
+    });
+    const rows = await translateUniqueViolation('ledger reference', () => sqlRows<{ organization_id: string; balance_after: string | number }>(this.#em,
+      `with input as (
+         select * from json_to_recordset($1::json) as x(id text, organization_id text, amount bigint, kind text, reference text, description text)
+       ), moved as (
+         update wallets w set balance = w.balance + input.amount, updated_at = $2
+           from input where w.organization_id = input.organization_id and w.balance + input.amount >= 0
+         returning w.organization_id, w.balance
+       )
+       insert into ledger_entries (id, organization_id, amount, balance_after, kind, reference, description, created_at)
+       select input.id, input.organization_id, input.amount, moved.balance, input.kind, input.reference, input.description, $2
+         from input join moved on moved.organization_id = input.organization_id
+       returning organization_id, balance_after`,
+      [JSON.stringify(input), now]));
+    const written = new Map(rows.map((r) => [r.organization_id, Number(r.balance_after)]));
+    return changes.map(({ organizationId, change }, i) => {
+      const balanceAfter = written.get(organizationId);
+      return balanceAfter === undefined ? null : { id: input[i]!.id, organizationId, ...change, balanceAfter, createdAt: now };
+    });
   }
 
   async findEntry(organizationId: string, kind: LedgerEntry['kind'], reference: string): Promise<LedgerEntry | null> {

@@ -2,10 +2,13 @@ export type IdempotencyClaim =
   | { claimed: true }
   | { claimed: false; requestHash: string; messageIds: string[] };
 
-/** One key to claim: the client's idempotency key and the hash of the request it came with. */
+/** One key to claim: the organization, the client's key, the hash of its request, and the ids its answer will have. */
 export interface IdempotencyKeyClaim {
+  organizationId: string;
   key: string;
   requestHash: string;
+  /** Recorded with the claim (the answer's message ids are known before they are written). */
+  messageIds: readonly string[];
 }
 
 /**
@@ -16,18 +19,21 @@ export interface IdempotencyKeyClaim {
 export interface IdempotencyRepository {
   claim(organizationId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<IdempotencyClaim>;
   /**
-   * `claim` for several keys of one organization at once (a group commit of concurrent requests): one
-   * answer per claim, in the order given. Keys must be distinct within a call (RangeError otherwise).
-   * Adapters take the keys in sorted order, so two transactions claiming overlapping sets never deadlock.
+   * `claim` for several keys at once (the group commit of concurrent requests, possibly of several
+   * organizations): one answer per claim, in the order given; a won claim records its message ids at
+   * once. Keys must be distinct per organization within a call (RangeError otherwise). Adapters take
+   * the keys in sorted order, so two transactions claiming overlapping sets cannot deadlock.
    */
-  claimMany(organizationId: string, claims: readonly IdempotencyKeyClaim[], now: Date, expiresAt: Date): Promise<IdempotencyClaim[]>;
+  claimMany(claims: readonly IdempotencyKeyClaim[], now: Date, expiresAt: Date): Promise<IdempotencyClaim[]>;
   complete(organizationId: string, key: string, messageIds: readonly string[]): Promise<void>;
-  /** `complete` for several keys of one organization at once. */
-  completeMany(organizationId: string, completions: ReadonlyArray<{ key: string; messageIds: readonly string[] }>): Promise<void>;
+  /** Deletes keys this transaction claimed and will not answer after all (their requests are retried alone). */
+  release(keys: ReadonlyArray<{ organizationId: string; key: string }>): Promise<void>;
   purgeExpired(now: Date): Promise<number>;
 }
 
-/** Throws RangeError when a key appears twice (claimMany's precondition). */
-export function assertDistinctKeys(claims: readonly IdempotencyKeyClaim[]): void {
-  if (new Set(claims.map((c) => c.key)).size !== claims.length) throw new RangeError('claimMany: idempotency keys must be distinct');
+/** Throws RangeError when a key appears twice for one organization (claimMany's precondition). */
+export function assertDistinctKeys(claims: ReadonlyArray<{ organizationId: string; key: string }>): void {
+  if (new Set(claims.map((c) => `${c.organizationId}\u0000${c.key}`)).size !== claims.length) {
+    throw new RangeError('claimMany: idempotency keys must be distinct per organization');
+  }
 }

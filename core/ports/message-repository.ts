@@ -47,6 +47,14 @@ export interface MessageRepository {
   stream(organizationId: string, filter: DeliveryLogFilter, limit: number): AsyncIterable<Message>;
   /** Messages created since `since` for the organization, REJECTED excluded. */
   countSince(organizationId: string, since: Date): Promise<number>;
-  /** The same count per recipient, for the given recipients (absent = 0). */
-  countSinceByRecipient(organizationId: string, since: Date, recipients: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * The same count per organization and recipient, for the given pairs (several organizations of a
+   * group-committed batch in one lookup). Keys are `recipientCountKey(organizationId, recipient)`; absent = 0.
+   */
+  countSinceByRecipient(since: Date, pairs: ReadonlyArray<{ organizationId: string; recipient: string }>): Promise<Map<string, number>>;
+}
+
+/** The key of `countSinceByRecipient`'s answer. */
+export function recipientCountKey(organizationId: string, recipient: string): string {
+  return `${organizationId}\u0000${recipient}`;
 }

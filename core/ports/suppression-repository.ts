@@ -18,8 +18,11 @@ export interface SuppressionRepository {
   insert(entry: Suppression): Promise<void>;
   /** The entry blocking `recipient` (an E.164 phone or an email) on `channel`, if any. */
   findMatch(organizationId: string, channel: Channel, recipient: string): Promise<Suppression | null>;
-  /** `findMatch` for every candidate, in order, in one lookup (a bulk send screens up to 100 recipients). */
-  findMatches(organizationId: string, candidates: ReadonlyArray<{ channel: Channel; recipient: string }>): Promise<Array<Suppression | null>>;
+  /**
+   * `findMatch` for every candidate, in order, in one lookup (a group-committed batch screens the
+   * recipients of several requests, possibly of several organizations, at once).
+   */
+  findMatches(candidates: ReadonlyArray<{ organizationId: string; channel: Channel; recipient: string }>): Promise<Array<Suppression | null>>;
   list(organizationId: string, offset: number, limit: number): Promise<{ items: Suppression[]; total: number }>;
   remove(organizationId: string, id: string): Promise<boolean>;
 }

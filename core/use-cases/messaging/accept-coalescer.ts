@@ -38,7 +38,7 @@ export class AcceptCoalescer {
   constructor(deps: AcceptDeps & { ids: IdGenerator }) { this.#deps = deps; }
 
   accept(request: AcceptRequest): Promise<Accepted> {
-    const key = `${request.ctx.organizationId}\u0000${request.ctx.isSandbox}`;
+    const key = laneOf(request);
     let lane = this.#lanes.get(key);
     if (!lane) { lane = { waiting: [], flushing: false }; this.#lanes.set(key, lane); }
     const promise = new Promise<Accepted>((resolve, reject) => { lane.waiting.push({ request, resolve, reject }); });
@@ -60,18 +60,21 @@ export class AcceptCoalescer {
   async #flush(batch: Waiting[]): Promise<void> {
     try {
       const outcomes = await this.#accept(batch);
-      batch.forEach((w, i) => settle(w, outcomes[i]));
+      const alone = batch.filter((w, i) => (outcomes[i]?.retryAlone ? true : (settle(w, outcomes[i]), false)));
+      for (const w of alone) await this.#acceptAlone(w);
       return;
     } catch (error) {
       if (batch.length === 1 || (isAppError(error) && error.code === 'VALIDATION_ERROR')) { batch.forEach((w) => w.reject(error)); return; }
     }
     // The batch failed as a whole (e.g. the balance covers only some of it): each request alone, in arrival order.
-    for (const w of batch) {
-      try {
-        settle(w, (await this.#accept([w]))[0]);
-      } catch (error) {
-        w.reject(error);
-      }
+    for (const w of batch) await this.#acceptAlone(w);
+  }
+
+  async #acceptAlone(w: Waiting): Promise<void> {
+    try {
+      settle(w, (await this.#accept([w]))[0]);
+    } catch (error) {
+      w.reject(error);
     }
   }
 
@@ -92,7 +95,7 @@ function takeBatch(waiting: Waiting[]): Waiting[] {
     const w = waiting[i]!;
     const size = w.request.prepared.length;
     if (batch.length > 0 && messages + size > MAX_COALESCED) break;
-    const key = w.request.idempotency?.key;
+    const key = w.request.idempotency ? `${w.request.ctx.organizationId}\u0000${w.request.idempotency.key}` : undefined;
     if (key !== undefined && keys.has(key)) { i += 1; continue; }
     if (key !== undefined) keys.add(key);
     batch.push(w);
@@ -103,7 +106,16 @@ function takeBatch(waiting: Waiting[]): Waiting[] {
 }
 
 function settle(w: Waiting, outcome: AcceptOutcome | undefined): void {
-  if (!outcome) w.reject(new Error('no outcome for a coalesced request'));
-  else if (outcome.error) w.reject(outcome.error);
-  else w.resolve(outcome.accepted);
+  if (outcome?.accepted) w.resolve(outcome.accepted);
+  else w.reject(outcome?.error ?? new Error('no outcome for a request accepted alone'));
+}
+
+/** Lanes run their transactions concurrently; organizations are spread over them (one organization, one lane). */
+export const ACCEPT_LANES = 1;
+
+function laneOf(request: AcceptRequest): string {
+  if (ACCEPT_LANES <= 1) return 'all';
+  let hash = 0;
+  for (const c of request.ctx.organizationId) hash = (hash * 31 + c.charCodeAt(0)) | 0;
+  return String(Math.abs(hash) % ACCEPT_LANES);
 }

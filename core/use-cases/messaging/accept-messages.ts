@@ -1,13 +1,16 @@
 import { AppError } from '../../errors.ts';
 import { crossedBelowThreshold } from '../../domain/low-balance.ts';
 import type { Message } from '../../domain/message.ts';
+import { pesewasToGhs } from '../../domain/money.ts';
 import type { Organization } from '../../domain/organization.ts';
+import type { Wallet } from '../../domain/wallet.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import type { PreparedMessage } from './message-preparation.ts';
 import type { FraudLimits, SendContext } from './send-context.ts';
+import { screenCandidates, type Verdict } from './send-screening.ts';
 
 const HOUR_MS = 3_600_000;
 const IDEMPOTENCY_TTL_MS = 24 * HOUR_MS;
@@ -38,15 +41,22 @@ export interface Accepted {
 
 /** One send request (a single send or a bulk request) of a group-committed batch. */
 export interface AcceptRequest {
-  /** Who sends; every request of one batch has the same organization and sandbox flag. */
+  /** Who sends: the organization (from the authenticated principal), the key or user, sandbox or live. */
   ctx: SendContext;
   prepared: readonly PreparedMessage[];
   async: boolean;
   idempotency: { key: string; requestHash: string } | null;
 }
 
-/** What one request of a batch came to: its messages, or its own error (the batch went on without it). */
-export type AcceptOutcome = { accepted: Accepted; error?: undefined } | { error: AppError; accepted?: undefined };
+/**
+ * What one request of a batch came to: its messages; its own error (the batch went on without it); or
+ * `retryAlone` when its organization's balance did not cover all of that organization's requests in
+ * the batch (accepted alone, each gets its own answer).
+ */
+export type AcceptOutcome =
+  | { accepted: Accepted; error?: undefined; retryAlone?: undefined }
+  | { error: AppError; accepted?: undefined; retryAlone?: undefined }
+  | { retryAlone: true; accepted?: undefined; error?: undefined };
 
 /**
  * The transactional heart of every send: claims the idempotency key, screens each message (tenant
@@ -66,120 +76,122 @@ export async function acceptMessages(deps: AcceptDeps, ctx: SendContext, prepare
 export async function acceptMessagesIn(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, prepared: readonly PreparedMessage[],
   options: AcceptOptions): Promise<Accepted> {
   const [outcome] = await acceptRequestsIn(tx, deps, [{ ctx, prepared, async: options.async, idempotency: options.idempotency }], options.batchId);
-  if (!outcome || outcome.error) throw outcome?.error ?? new Error('no outcome');
+  if (!outcome?.accepted) throw outcome?.error ?? new Error('no outcome for a lone request');
   return outcome.accepted;
 }
 
 /**
- * Several requests of one organization (and sandbox flag) in one transaction: the group commit of
- * AcceptCoalescer. Their idempotency keys are claimed in one statement; a key already used answers its
- * request with the first answer (replayed, nothing charged) or IDEMPOTENCY_KEY_REUSED, without failing
- * the others. The rest are screened in order, debited in one ledger entry (reference `batchId`),
- * recorded and enqueued together, and their keys completed in one statement. Anything that fails the
- * whole batch (not enough balance for all of it, a database error) throws.
+ * Several requests, of one or several organizations, in one transaction: the group commit of
+ * AcceptCoalescer (docs/adr/0021-group-commit-for-every-send.md). In statements, for the whole batch:
+ * claim the idempotency keys; read the organizations; lock the live ones' wallets (in id order); screen
+ * every message; debit each organization once (one ledger entry each, reference `batchId`); insert the
+ * messages; enqueue their jobs. A used key answers its request with the first answer (replayed, nothing
+ * charged) or IDEMPOTENCY_KEY_REUSED; an organization whose balance does not cover its part is left out
+ * (its keys released, nothing written for it); neither fails the others. Only a database error throws.
  */
 export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, requests: readonly AcceptRequest[], batchId: string): Promise<AcceptOutcome[]> {
-  const first = requests[0];
-  if (!first) return [];
-  const { organizationId, isSandbox } = first.ctx;
-  if (requests.some((r) => r.ctx.organizationId !== organizationId || r.ctx.isSandbox !== isSandbox)) {
-    throw new RangeError('acceptRequestsIn: one organization and sandbox flag per batch');
-  }
   const now = deps.clock.now();
-  const outcomes: Array<AcceptOutcome | null> = await claimKeys(tx, requests, now);
-  const fresh = requests.flatMap((r, i) => (outcomes[i] ? [] : [{ r, i }]));
-  if (fresh.length === 0) return outcomes as AcceptOutcome[];
+  const ids = requests.map((r) => r.prepared.map(() => deps.ids.next()));
+  const outcomes = await claimKeys(tx, requests, ids, now);
+  const orgIds = [...new Set(requests.flatMap((r, i) => (outcomes[i] ? [] : [r.ctx.organizationId])))];
+  if (orgIds.length === 0) return outcomes as AcceptOutcome[];
 
-  const organization = await tx.organizations.findById(organizationId);
-  if (!organization) throw new AppError('NOT_FOUND', 'Organization not found');
-  const live = !isSandbox;
-  if (live) await tx.wallets.update(organizationId, () => null, now); // row lock for the rest of the transaction
+  const organizations = new Map((await tx.organizations.findManyByIds(orgIds)).map((o) => [o.id, o]));
+  const liveOrgIds = [...new Set(requests.flatMap((r, i) => (!outcomes[i] && !r.ctx.isSandbox ? [r.ctx.organizationId] : [])))];
+  // Row locks for the rest of the transaction: the balance checks and the velocity counts are exact.
+  const wallets = new Map<string, Wallet>((await tx.wallets.lockMany(liveOrgIds)).map((w) => [w.organizationId, w]));
+  requests.forEach((r, i) => {
+    if (outcomes[i]) return;
+    if (!organizations.has(r.ctx.organizationId)) outcomes[i] = { error: new AppError('NOT_FOUND', 'Organization not found') };
+    else if (!r.ctx.isSandbox && !wallets.has(r.ctx.organizationId)) outcomes[i] = { error: new AppError('NOT_FOUND', 'wallet not found') };
+  });
 
-  const verdicts = await screen(tx, organization, fresh.flatMap(({ r }) => r.prepared), deps.fraud, now);
+  const going = requests.flatMap((r, i) => (outcomes[i] ? [] : [i]));
+  const verdicts = await screenCandidates(tx, going.flatMap((i) => requests[i]!.prepared.map((prepared) => ({ organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared }))), deps.fraud, now);
   let v = 0;
-  const perRequest = fresh.map(({ r }) => r.prepared.map((p) => toMessage(deps, r.ctx, p, verdicts[v++] ?? null, now, live)));
-  const messages = perRequest.flat();
-  const total = messages.reduce((sum, m) => sum + m.cost, 0);
-  if (total > 0) {
-    const { entry } = await tx.wallets.update(organizationId, () => ({
-      amount: -total, kind: 'DEBIT', reference: batchId,
-      description: messages.length === 1 ? `${messages[0]!.channel} message ${messages[0]!.internalMessageId}` : `${messages.length} messages (batch ${batchId})`,
-    }), now);
-    if (entry && crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) {
-      await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId, balanceAfter: entry.balanceAfter });
+  const built = new Map(going.map((i) => [i, requests[i]!.prepared.map((p, k) => toMessage(ids[i]![k]!, requests[i]!.ctx, p, verdicts[v++] ?? null, now))]));
+
+  const charged = await debitOrganizations(tx, deps, requests, going, built, wallets, batchId, now);
+  const released: Array<{ organizationId: string; key: string }> = [];
+  for (const i of going) {
+    const r = requests[i]!;
+    if (charged.refused.has(r.ctx.organizationId)) {
+      outcomes[i] = charged.refused.get(r.ctx.organizationId)!;
+      if (r.idempotency) released.push({ organizationId: r.ctx.organizationId, key: r.idempotency.key });
+    } else {
+      outcomes[i] = { accepted: { messages: built.get(i)!, replayed: false } };
     }
   }
-  await tx.messages.insertMany(messages);
-  await tx.jobs.enqueueMany(QUEUES.notificationSend, fresh.flatMap(({ r }, k) => perRequest[k]!.filter((m) => m.status === 'QUEUED').map((m) => ({
-    data: { messageId: m.id }, options: r.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
+  if (released.length > 0) await tx.idempotency.release(released);
+  const written = going.filter((i) => outcomes[i]?.accepted);
+  await tx.messages.insertMany(written.flatMap((i) => built.get(i)!));
+  await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
+    data: { messageId: m.id }, options: requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
   }))));
-  const completions = fresh.flatMap(({ r }, k) => (r.idempotency ? [{ key: r.idempotency.key, messageIds: perRequest[k]!.map((m) => m.id) }] : []));
-  if (completions.length > 0) await tx.idempotency.completeMany(organizationId, completions);
-  fresh.forEach(({ i }, k) => { outcomes[i] = { accepted: { messages: perRequest[k]!, replayed: false } }; });
   return outcomes as AcceptOutcome[];
 }
 
 /**
- * Claims the keys of the keyed requests in one statement. A request whose key an earlier request holds
- * gets its outcome here: the earlier request's messages (replayed) or IDEMPOTENCY_KEY_REUSED; null for
- * the requests that go on.
+ * Claims the keys of the keyed requests in one statement, recording the message ids each will answer
+ * with. A request whose key an earlier request holds gets its outcome here: the earlier request's
+ * messages (replayed) or IDEMPOTENCY_KEY_REUSED; null for the requests that go on.
  */
-async function claimKeys(tx: Repositories, requests: readonly AcceptRequest[], now: Date): Promise<Array<AcceptOutcome | null>> {
+async function claimKeys(tx: Repositories, requests: readonly AcceptRequest[], ids: readonly string[][], now: Date): Promise<Array<AcceptOutcome | null>> {
   const outcomes: Array<AcceptOutcome | null> = requests.map(() => null);
-  const keyed = requests.flatMap((r, i) => (r.idempotency ? [{ i, claim: r.idempotency }] : []));
+  const keyed = requests.flatMap((r, i) => (r.idempotency ? [{ i, organizationId: r.ctx.organizationId, ...r.idempotency }] : []));
   if (keyed.length === 0) return outcomes;
-  const { organizationId } = requests[0]!.ctx;
-  const claims = await tx.idempotency.claimMany(organizationId, keyed.map((k) => k.claim), now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
-  for (const [n, { i, claim }] of keyed.entries()) {
+  const claims = await tx.idempotency.claimMany(keyed.map((k) => ({ organizationId: k.organizationId, key: k.key, requestHash: k.requestHash, messageIds: ids[k.i]! })),
+    now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
+  for (const [n, k] of keyed.entries()) {
     const answer = claims[n];
     if (!answer || answer.claimed) continue;
-    outcomes[i] = answer.requestHash !== claim.requestHash
-      ? { error: new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey: claim.key }) }
-      : { accepted: { messages: await tx.messages.findManyByIds(organizationId, answer.messageIds), replayed: true } };
+    outcomes[k.i] = answer.requestHash !== k.requestHash
+      ? { error: new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey: k.key }) }
+      : { accepted: { messages: await tx.messages.findManyByIds(k.organizationId, answer.messageIds), replayed: true } };
   }
   return outcomes;
 }
 
-interface Verdict { code: string; message: string }
-
-async function screen(tx: Repositories, org: Organization, prepared: readonly PreparedMessage[], limits: FraudLimits, now: Date): Promise<Array<Verdict | null>> {
-  if (org.paused) return prepared.map(() => ({ code: 'FRAUD_TENANT_PAUSED', message: 'The organization is paused' }));
-  const since = new Date(now.getTime() - HOUR_MS);
-  const perRecipient = await tx.messages.countSinceByRecipient(org.id, since, prepared.map((p) => p.recipient));
-  const young = now.getTime() - org.createdAt.getTime() < limits.newTenantDays * 24 * HOUR_MS;
-  let organizationCount = young ? await tx.messages.countSince(org.id, since) : 0;
-  const suppressed = await tx.suppressions.findMatches(org.id, prepared.map((p) => ({ channel: p.channel, recipient: p.recipient })));
-  const verdicts: Array<Verdict | null> = [];
-  for (const [i, p] of prepared.entries()) {
-    const verdict = screenOne(p, Boolean(suppressed[i]), perRecipient, young ? organizationCount : null, limits);
-    if (!verdict) {
-      perRecipient.set(p.recipient, (perRecipient.get(p.recipient) ?? 0) + 1);
-      organizationCount += 1;
-    }
-    verdicts.push(verdict);
+/**
+ * One debit per organization with something to charge, in one statement. An organization whose locked
+ * balance does not cover its part is refused: INSUFFICIENT_BALANCE when it had one request in the batch
+ * (the answer it would get alone), otherwise each of its requests is retried alone.
+ */
+async function debitOrganizations(tx: Repositories, deps: Omit<AcceptDeps, 'storage'>, requests: readonly AcceptRequest[], going: readonly number[],
+  built: ReadonlyMap<number, Message[]>, wallets: ReadonlyMap<string, Wallet>, batchId: string, now: Date): Promise<{ refused: Map<string, AcceptOutcome> }> {
+  const byOrg = new Map<string, { total: number; requests: number; messages: Message[] }>();
+  for (const i of going) {
+    const org = requests[i]!.ctx.organizationId;
+    const part = byOrg.get(org) ?? { total: 0, requests: 0, messages: [] };
+    for (const m of built.get(i)!) { part.total += m.cost; part.messages.push(m); }
+    part.requests += 1;
+    byOrg.set(org, part);
   }
-  return verdicts;
+  const refused = new Map<string, AcceptOutcome>();
+  const refuse = (organizationId: string, part: { total: number; requests: number }) => {
+    const balance = wallets.get(organizationId)?.balance ?? 0;
+    refused.set(organizationId, part.requests > 1 ? { retryAlone: true } : { error: new AppError('INSUFFICIENT_BALANCE', 'Insufficient wallet balance',
+      { balance: pesewasToGhs(balance), required: pesewasToGhs(part.total) }) });
+  };
+  const debits = [...byOrg].filter(([, part]) => part.total > 0).flatMap(([organizationId, part]) => {
+    if ((wallets.get(organizationId)?.balance ?? 0) >= part.total) return [{ organizationId, part }];
+    refuse(organizationId, part);
+    return [];
+  });
+  const entries = await tx.wallets.applyMany(debits.map(({ organizationId, part }) => ({ organizationId, change: {
+    amount: -part.total, kind: 'DEBIT' as const, reference: batchId,
+    description: part.messages.length === 1 ? `${part.messages[0]!.channel} message ${part.messages[0]!.internalMessageId}` : `${part.messages.length} messages (batch ${batchId})`,
+  } })), now);
+  for (const [n, entry] of entries.entries()) {
+    const { organizationId, part } = debits[n]!;
+    if (!entry) { refuse(organizationId, part); continue; } // not expected under the lock
+    if (crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId, balanceAfter: entry.balanceAfter });
+  }
+  return { refused };
 }
 
-function screenOne(p: PreparedMessage, suppressed: boolean, perRecipient: Map<string, number>,
-  organizationCount: number | null, limits: FraudLimits): Verdict | null {
-  if (p.premiumRate) {
-    return { code: 'FRAUD_PREMIUM_RATE', message: p.premiumRate === 'premium-rate' ? 'Premium-rate numbers are blocked' : 'International network numbers are blocked' };
-  }
-  if (suppressed) {
-    return { code: 'RECIPIENT_SUPPRESSED', message: 'The recipient is on the suppression list' };
-  }
-  if ((perRecipient.get(p.recipient) ?? 0) >= limits.recipientPerHour) {
-    return { code: 'FRAUD_RECIPIENT_VELOCITY', message: `More than ${limits.recipientPerHour} messages to this recipient within an hour` };
-  }
-  if (organizationCount !== null && organizationCount >= limits.newTenantPerHour) {
-    return { code: 'FRAUD_NEW_TENANT_CAP', message: `New organizations may send ${limits.newTenantPerHour} messages per hour` };
-  }
-  return null;
-}
-
-function toMessage(deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date, live: boolean): Message {
-  const id = deps.ids.next();
+function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date): Message {
+  const live = !ctx.isSandbox;
   return {
     id, organizationId: ctx.organizationId, internalMessageId: `msg_${id.replace(/-/g, '')}`, channel: p.channel,
     recipient: p.recipient, country: p.country, subject: p.subject, body: p.body, templateId: p.templateId,
