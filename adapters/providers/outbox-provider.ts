@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
-import { access, appendFile, mkdir } from 'node:fs/promises';
+import { access, mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Channel } from '../../core/domain/channel.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+
+const REOPEN_MS = 5_000;
 
 /**
  * The development provider for live keys on the embedded default: every message is appended as a
@@ -15,6 +17,8 @@ export class OutboxProvider implements VendorAdapter {
   readonly vendor = 'outbox';
   readonly channel: Channel;
   readonly #directory: string;
+  /** The channel's file, opened for appending and kept open a while (one write per message, not open/write/close). */
+  #file: { handle: Promise<FileHandle>; openedAt: number } | null = null;
   constructor(channel: Channel, directory: string, name = 'outbox') { this.channel = channel; this.#directory = directory; this.name = name; }
 
   /** The outbox is healthy when its directory is writable. */
@@ -31,12 +35,28 @@ export class OutboxProvider implements VendorAdapter {
 
   async send(message: OutboundMessage): Promise<ProviderResult> {
     try {
-      await mkdir(this.#directory, { recursive: true });
       const line = JSON.stringify({ at: new Date().toISOString(), ...message });
-      await appendFile(path.join(this.#directory, `${this.channel.toLowerCase()}.jsonl`), `${line}\n`, { mode: 0o600 });
+      await (await this.#handle()).write(`${line}\n`); // O_APPEND: each write lands whole at the end
       return { accepted: true, providerMessageId: `outbox_${message.internalMessageId}`, delivered: false };
     } catch (error) {
+      this.#file = null;
       return { accepted: false, retryable: true, errorCode: 'OUTBOX_WRITE_FAILED', errorMessage: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /**
+   * The open file, reopened every REOPEN_MS so a file the operator moved or deleted is created again.
+   * A handle being replaced is closed once the writes already given it have had time to finish.
+   */
+  #handle(): Promise<FileHandle> {
+    const now = Date.now();
+    if (this.#file && now - this.#file.openedAt < REOPEN_MS) return this.#file.handle;
+    const previous = this.#file?.handle;
+    const handle = mkdir(this.#directory, { recursive: true })
+      .then(() => open(path.join(this.#directory, `${this.channel.toLowerCase()}.jsonl`), 'a', 0o600));
+    this.#file = { handle, openedAt: now };
+    handle.catch(() => { if (this.#file?.handle === handle) this.#file = null; });
+    if (previous) setTimeout(() => { previous.then((h) => h.close()).catch(() => undefined); }, REOPEN_MS).unref();
+    return handle;
   }
 }
