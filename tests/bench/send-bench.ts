@@ -211,8 +211,9 @@ function report(phases: Phase[], drain: DrainResult | null, s: Settings, pgVersi
     const ref = p.reference ? byKey.get(p.reference.key) : undefined;
     const ratio = ref && rate(ref) > 0 ? rate(p) / rate(ref) : null;
     const met = (p.target === null || rate(p) >= p.target) && (ratio === null || ratio >= p.reference!.ratio);
+    const least = p.reference && p.reference.ratio > 0 ? `>= ${pct(p.reference.ratio)} of ${p.reference.key}` : null;
     ok &&= met && p.load.non2xx === 0 && p.load.errors === 0 && p.problem === null;
-    const targets = [p.target === null ? null : `>= ${p.target.toLocaleString('en')}`, p.reference ? `>= ${pct(p.reference.ratio)} of ${p.reference.key}` : null].filter(Boolean).join(', ');
+    const targets = [p.target === null ? null : `>= ${p.target.toLocaleString('en')}`, least].filter(Boolean).join(', ');
     console.log(`| ${p.label} | ${p.load.requestsPerSecond} | ${rate(p).toLocaleString('en')} ${p.unit}/s | ${targets}${met ? '' : ' MISSED'} | ${ratio === null ? '' : pct(ratio)} | `
       + `${l.p50} | ${l.p99} | ${l.max} | ${p.load.non2xx} | ${p.load.errors} | ${pct(p.serverCpu)} | ${pct(p.machineCpu)} |`);
   }

@@ -97,6 +97,23 @@ for (const kind of await availableDatabaseKinds()) {
       expect(new Set(messages.map((m) => m.id))).to.deep.equal(new Set(accepted.map((r) => r.body.data.id)));
     });
 
+    it('keeps tenants apart in a shared batch: 200 concurrent sends of a funded and an underfunded tenant, only the underfunded one refused', async () => {
+      const funded = await liveTenant('funded', 100 * SMS_PRICE);
+      const short = await liveTenant('short', 30 * SMS_PRICE);
+      const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => {
+        const t = i % 2 === 0 ? funded : short;
+        return via(i >> 2).post('/messages/send', { channel: 'SMS', to: recipient(400 + i), body: 'Shared batch', async: i % 3 !== 0, idempotencyKey: `mix-${i}` }, { apiKey: t.apiKey });
+      }));
+      expect(responses.filter((r) => r.status >= 500).map((r) => r.text)).to.deep.equal([]);
+      const even = responses.filter((_, i) => i % 2 === 0);
+      const odd = responses.filter((_, i) => i % 2 === 1);
+      expect(even.every((r) => r.status === 201 || r.status === 202), JSON.stringify(even.find((r) => r.status >= 300)?.body)).to.equal(true);
+      expect(odd.filter((r) => r.status === 201 || r.status === 202)).to.have.length(30);
+      expect(odd.filter((r) => r.status === 402)).to.have.length(70);
+      expect((await expectMoneyAddsUp(funded.tenant.organizationId, 100 * SMS_PRICE)).balance).to.equal(0);
+      expect((await expectMoneyAddsUp(short.tenant.organizationId, 30 * SMS_PRICE)).balance).to.equal(0);
+    });
+
     it('answers 200 concurrent requests over 20 keys (10 retries each) with 20 messages charged once, every retry the first answer', async () => {
       const { tenant, apiKey } = await liveTenant('retries', 10_000);
       const body = (k: number) => ({ channel: 'SMS', to: recipient(100 + k), body: `Your code is ${1000 + k}`, async: k % 2 === 0, idempotencyKey: `otp-${k}` });
