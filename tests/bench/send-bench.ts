@@ -5,7 +5,7 @@ import { startBareKoa } from './bench-targets.ts';
 import { benchRecipient, type SendLoadKind, type SendLoadMessage, type SendLoadOptions, type SendLoadResult } from './send-load-generator.ts';
 import { ensureBenchDatabase, machineBusy, measureDrain, startSendServer, type DrainResult } from './send-server.ts';
 import { PgActivitySampler } from './pg-activity-sampler.ts';
-import { startBenchService, type BenchService, type BenchTenant } from './send-service.ts';
+import { newTenant, startBenchService, type BenchService, type BenchTenant } from './send-service.ts';
 
 /**
  * `npm run bench:send`: the send paths integrations take, on PostgreSQL, against the service exactly as
@@ -169,18 +169,21 @@ async function sendPhase(service: BenchService, phase: SendPhase, s: Settings): 
   return { key: phase.key, label: phase.label, unit: phase.unit, perRequest, target: phase.target, reference: phase.reference ?? null, problem, ...r };
 }
 
-/** Async single sends on the embedded default (PGlite in a temp dir, in this process), sandbox key: the zero-setup floor. */
+/**
+ * Async single sends on the embedded default (PGlite in a temp dir, the API in this process, no worker),
+ * live key with an idempotency key, wallet paid through the sandbox checkout: the zero-setup floor.
+ */
 async function embedded(s: Settings): Promise<Phase> {
   const server = await startSendServer(null);
   try {
-    const { key, organizationId } = await server.newSandboxKey('embedded');
+    const tenant = await newTenant(server.base, 'embedded', 50_000);
     console.log(`measuring async single send, embedded PGlite (${s.connections} connections, ${s.durationSeconds} s) ...`);
-    const options: Generate = { url: `${server.base}/messages/send`, headers: { 'x-api-key': key }, kind: 'single', async: true, bulkSize: 1,
+    const options: Generate = { url: `${server.base}/messages/send`, headers: tenant.live, kind: 'single', async: true, bulkSize: 1, idempotency: true,
       recipientBase: randomRecipientBase(), expectStatus: 202, expectBodyIncludes: null };
     const r = await generate(options, s);
-    const counts = await server.statusCounts(organizationId);
+    const counts = await server.statusCounts(tenant.organizationId);
     const problem = (counts['QUEUED'] ?? 0) === r.load.acceptedTotal ? null : `expected ${r.load.acceptedTotal} QUEUED, found ${JSON.stringify(counts)}`;
-    return { key: 'embedded', label: 'async single send, embedded PGlite (sandbox key)', unit: 'sends', perRequest: 1, target: 150, reference: null, problem, ...r };
+    return { key: 'embedded', label: 'async single, live key + idempotency key, embedded PGlite', unit: 'sends', perRequest: 1, target: 150, reference: null, problem, ...r };
   } finally { await server.close(); }
 }
 

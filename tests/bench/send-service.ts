@@ -110,7 +110,8 @@ export async function startBenchService(databaseUrl: string, extraEnv: Record<st
   };
 }
 
-async function newTenant(base: string, label: string, topUpGhs: number): Promise<BenchTenant> {
+/** Registers a tenant on the API at `base`, creates its keys and pays a top-up through the sandbox checkout. */
+export async function newTenant(base: string, label: string, topUpGhs: number): Promise<BenchTenant> {
   const call = async (method: string, route: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${base}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
     const json = await res.json() as { data: any };

@@ -34,9 +34,13 @@ export function SendPage(): ReactNode {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [form.values, template?.id]);
 
+  // One idempotency key per message as written: a double click or a retry after a lost answer sends once;
+  // any edit makes it a new message with a new key.
+  const [sendKey, setSendKey] = useState(newIdempotencyKey);
+  useEffect(() => { setSendKey(newIdempotencyKey()); }, [form.values]);
   const onSubmit = form.submit(async (v) => {
     setSent(null);
-    setSent(await api.post<Record<string, unknown>>('/messages/send', body(v)));
+    setSent(await api.post<Record<string, unknown>>('/messages/send', { ...body(v), idempotencyKey: sendKey }));
   });
   const channelTemplates = (templates.data ?? []).filter((t) => t.channel === form.values.channel);
 
@@ -100,4 +104,10 @@ export function SendPage(): ReactNode {
       )}
     </Page>
   );
+}
+
+/** 128 random bits as hex (crypto.getRandomValues works on plain-http deployments, where randomUUID does not). */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `dashboard-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
