@@ -11,49 +11,41 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-interface Lane {
-  waiting: Waiting[];
-  flushing: boolean;
-}
-
 /**
- * Group commit of send requests (docs/adr/0021-group-commit-for-every-send.md). Requests of the same
- * organization and sandbox flag (any API key, any dashboard user; live or sandbox; sync or async;
- * with or without an idempotency key) that arrive while an earlier transaction of theirs is committing
- * are accepted together in the next one: one claim of their idempotency keys, one lock of the wallet
- * row, one screening pass, one debit, one multi-row insert, one job insert. Nothing waits on a timer:
- * an idle organization's request is accepted at once, alone.
+ * Group commit of send requests (docs/adr/0021-group-commit-for-every-send.md). Requests of any
+ * organization (any API key or dashboard user; live or sandbox; sync or async; with or without an
+ * idempotency key) that arrive while the previous accepting transaction commits are accepted together
+ * in the next one (acceptRequestsIn): one claim of their idempotency keys, one lock of their wallet rows,
+ * one screening pass, one debit per organization, one multi-row insert, one job insert. Nothing waits
+ * on a timer: a request on an idle service is accepted at once, alone.
  *
  * Outcomes per request are the same as if each was accepted alone: screening counts the batch in
  * order (velocity and new-tenant caps); a reused or replayed idempotency key answers its own request
  * only; two requests with the same key never share a batch (the second waits for the next, and then
- * replays the first's answer); and when the batch as a whole fails (not enough balance for all of it,
- * or anything else) each request is retried alone, so each gets its own result or error. A coalesced
- * debit is one ledger entry for the batch (as a bulk request's is). Across processes the database
- * arbitrates: the wallet row lock and the idempotency keys' unique index.
+ * replays the first's answer); an organization whose balance does not cover its part is left out and
+ * its requests accepted one by one after the batch; and when the batch fails as a whole (a database
+ * error) each request is retried alone. Across processes the database arbitrates: the wallet row locks
+ * and the idempotency keys' unique index.
  */
 export class AcceptCoalescer {
   readonly #deps: AcceptDeps & { ids: IdGenerator };
-  readonly #lanes = new Map<string, Lane>();
+  readonly #waiting: Waiting[] = [];
+  #flushing = false;
   constructor(deps: AcceptDeps & { ids: IdGenerator }) { this.#deps = deps; }
 
   accept(request: AcceptRequest): Promise<Accepted> {
-    const key = laneOf(request);
-    let lane = this.#lanes.get(key);
-    if (!lane) { lane = { waiting: [], flushing: false }; this.#lanes.set(key, lane); }
-    const promise = new Promise<Accepted>((resolve, reject) => { lane.waiting.push({ request, resolve, reject }); });
-    if (!lane.flushing) void this.#drain(key, lane);
+    const promise = new Promise<Accepted>((resolve, reject) => { this.#waiting.push({ request, resolve, reject }); });
+    if (!this.#flushing) void this.#drain();
     return promise;
   }
 
-  async #drain(key: string, lane: Lane): Promise<void> {
-    lane.flushing = true;
+  async #drain(): Promise<void> {
+    this.#flushing = true;
     try {
-      while (lane.waiting.length > 0) await this.#flush(takeBatch(lane.waiting));
+      while (this.#waiting.length > 0) await this.#flush(takeBatch(this.#waiting));
     } finally {
-      lane.flushing = false;
-      if (lane.waiting.length === 0) this.#lanes.delete(key);
-      else void this.#drain(key, lane);
+      this.#flushing = false;
+      if (this.#waiting.length > 0) void this.#drain();
     }
   }
 
@@ -66,7 +58,7 @@ export class AcceptCoalescer {
     } catch (error) {
       if (batch.length === 1 || (isAppError(error) && error.code === 'VALIDATION_ERROR')) { batch.forEach((w) => w.reject(error)); return; }
     }
-    // The batch failed as a whole (e.g. the balance covers only some of it): each request alone, in arrival order.
+    // The batch failed as a whole (a database error): each request alone, in arrival order.
     for (const w of batch) await this.#acceptAlone(w);
   }
 
@@ -108,14 +100,4 @@ function takeBatch(waiting: Waiting[]): Waiting[] {
 function settle(w: Waiting, outcome: AcceptOutcome | undefined): void {
   if (outcome?.accepted) w.resolve(outcome.accepted);
   else w.reject(outcome?.error ?? new Error('no outcome for a request accepted alone'));
-}
-
-/** Lanes run their transactions concurrently; organizations are spread over them (one organization, one lane). */
-export const ACCEPT_LANES = 1;
-
-function laneOf(request: AcceptRequest): string {
-  if (ACCEPT_LANES <= 1) return 'all';
-  let hash = 0;
-  for (const c of request.ctx.organizationId) hash = (hash * 31 + c.charCodeAt(0)) | 0;
-  return String(Math.abs(hash) % ACCEPT_LANES);
 }
