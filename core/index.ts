@@ -84,6 +84,7 @@ export * from './use-cases/messaging/preview-message-cost.ts';
 export * from './use-cases/messaging/send-bulk-messages.ts';
 export * from './use-cases/messaging/send-context.ts';
 export * from './use-cases/messaging/send-message.ts';
+export * from './use-cases/messaging/send-screening.ts';
 export * from './use-cases/organizations/get-current-organization.ts';
 export * from './use-cases/organizations/invite-member.ts';
 export * from './use-cases/organizations/list-members.ts';
