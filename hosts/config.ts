@@ -49,6 +49,8 @@ export interface Config {
   paymentCallbackUrl: string;
   topUpLimits: TopUpLimits;
   lowBalanceThreshold: number;
+  /** Pesewas a new organization starts with, and how many organizations may get it per rolling 24 hours (docs/billing.md). */
+  trialCredit: { amount: number; perDay: number };
   /** Largest contact CSV accepted by POST /contacts/import (docs/contacts.md). */
   importMaxBytes: number;
 }
@@ -73,7 +75,7 @@ const EnvSchema = v.object({
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
   BODY_LIMIT_BYTES: v.optional(intIn(1024, 50 * 1024 * 1024), String(1024 * 1024)),
-  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL')), 'http://localhost:3000'),
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   SHUTDOWN_TIMEOUT_MS: v.optional(intIn(0, 600_000), '25000'),
   WORKER_CONCURRENCY: v.optional(intIn(1, 200), '25'),
   LOGIN_LIMIT_PER_EMAIL: v.optional(intIn(1, 10_000), '10'),
@@ -98,6 +100,8 @@ const EnvSchema = v.object({
   TOP_UP_MAX_GHS: v.optional(ghsAmount, '50000'),
   TOP_UP_PRESETS_GHS: v.optional(v.pipe(v.string(), v.regex(/^\s*\d{1,7}(\.\d{1,2})?(\s*,\s*\d{1,7}(\.\d{1,2})?){0,11}\s*$/, 'must be up to 12 comma-separated GHS amounts')), '25,50,100,250,500,1000'),
   LOW_BALANCE_THRESHOLD_GHS: v.optional(ghsAmount, '10'),
+  TRIAL_CREDIT_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(100, 'must be at most 100')), '5'),
+  TRIAL_CREDITS_PER_DAY: v.optional(intIn(0, 1_000_000), '200'),
   IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
@@ -131,13 +135,15 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     jwtSecret ??= kept.jwtSecret;
     encryptionKey ??= kept.encryptionKey;
   }
-  const billing = billingConfig(e);
+  // Without PUBLIC_URL, links (checkout, reset emails, vendor callbacks) point at this process's own port.
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const billing = billingConfig(e, publicUrl);
   return {
     ...billing,
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
     jwtSecret: jwtSecret!, encryptionKey: encryptionKey!, sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    publicUrl: e.PUBLIC_URL.replace(/\/$/, ''), shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
+    publicUrl, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
     loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
     passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES, passwordResetLimitPerEmail: e.PASSWORD_RESET_LIMIT_PER_EMAIL, passwordResetLimitPerIp: e.PASSWORD_RESET_LIMIT_PER_IP,
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
@@ -150,8 +156,8 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
 }
 
 /** The billing settings, cross-checked: a Paystack gateway needs its key; the sandbox never runs in production; min <= presets <= max. */
-function billingConfig(e: v.InferOutput<typeof EnvSchema>): Pick<Config, 'paymentGateway' | 'paystackSecretKey' | 'paystackBaseUrl'
-  | 'paymentGatewayTimeoutMs' | 'paymentCallbackUrl' | 'topUpLimits' | 'lowBalanceThreshold'> {
+function billingConfig(e: v.InferOutput<typeof EnvSchema>, publicUrl: string): Pick<Config, 'paymentGateway' | 'paystackSecretKey' | 'paystackBaseUrl'
+  | 'paymentGatewayTimeoutMs' | 'paymentCallbackUrl' | 'topUpLimits' | 'lowBalanceThreshold' | 'trialCredit'> {
   const paymentGateway = e.PAYMENT_GATEWAY ?? (e.NODE_ENV === 'production' ? 'none' : 'sandbox');
   const toPesewas = (ghs: number) => Math.round(ghs * 100);
   const min = toPesewas(e.TOP_UP_MIN_GHS);
@@ -168,8 +174,9 @@ function billingConfig(e: v.InferOutput<typeof EnvSchema>): Pick<Config, 'paymen
   return {
     paymentGateway, paystackSecretKey: e.PAYSTACK_SECRET_KEY, paystackBaseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
     paymentGatewayTimeoutMs: e.PAYMENT_GATEWAY_TIMEOUT_MS,
-    paymentCallbackUrl: e.PAYMENT_CALLBACK_URL ?? `${e.PUBLIC_URL.replace(/\/$/, '')}/`,
+    paymentCallbackUrl: e.PAYMENT_CALLBACK_URL ?? `${publicUrl}/`,
     topUpLimits: { min, max, presets }, lowBalanceThreshold: toPesewas(e.LOW_BALANCE_THRESHOLD_GHS),
+    trialCredit: { amount: toPesewas(e.TRIAL_CREDIT_GHS), perDay: e.TRIAL_CREDITS_PER_DAY },
   };
 }
 

@@ -11,7 +11,7 @@ try {
   const config = await loadConfig();
   const logger = createLogger(config.logLevel);
   const service = await startService(config, logger);
-  logger.info({ url: config.publicUrl, database: service.infra.database.kind, dataDir: config.dataDir }, 'nkra ready');
+  logger.info({ url: config.publicUrl, port: service.port, database: service.infra.database.kind, dataDir: config.dataDir }, 'nkra ready');
   onShutdownSignal(logger, () => service.stop(config.shutdownTimeoutMs));
 } catch (error) {
   failStartup(error);

@@ -22,8 +22,16 @@ export class InMemoryPlatformReportRepository implements PlatformReportRepositor
   async totals(): Promise<PlatformTotals> {
     const sum = (kind: string) => this.#state.ledger.filter((e) => e.kind === kind).reduce((s, e) => s + e.amount, 0);
     const wallets = [...this.#state.wallets.values()];
+    const perOrg = new Map<string, { trial: number; net: number }>();
+    for (const e of this.#state.ledger) {
+      const o = perOrg.get(e.organizationId) ?? { trial: 0, net: 0 };
+      if (e.kind === 'TRIAL_CREDIT') o.trial += e.amount;
+      if (e.kind === 'DEBIT' || e.kind === 'REFUND') o.net -= e.amount;
+      perOrg.set(e.organizationId, o);
+    }
+    const trialCreditsUsed = [...perOrg.values()].reduce((s, o) => s + Math.min(o.trial, Math.max(o.net, 0)), 0);
     return {
-      topUps: sum('TOP_UP'), debits: -sum('DEBIT'), refunds: sum('REFUND'), messageCount: this.#state.messages.size,
+      topUps: sum('TOP_UP'), debits: -sum('DEBIT'), refunds: sum('REFUND'), trialCredits: sum('TRIAL_CREDIT'), trialCreditsUsed, messageCount: this.#state.messages.size,
       walletBalance: wallets.reduce((s, w) => s + w.balance, 0), walletCount: wallets.length,
     };
   }

@@ -25,7 +25,7 @@ export class SqlBillingReportRepository implements BillingReportRepository {
         coalesce(sum(amount) filter (where created_at >= $2 and kind = 'TOP_UP'), 0) as "topUps",
         coalesce(sum(amount) filter (where created_at >= $2 and kind = 'DEBIT'), 0) as "debits",
         coalesce(sum(amount) filter (where created_at >= $2 and kind = 'REFUND'), 0) as "refunds",
-        coalesce(sum(amount) filter (where created_at >= $2 and kind = 'ADJUSTMENT'), 0) as "adjustments"
+        coalesce(sum(amount) filter (where created_at >= $2 and kind in ('ADJUSTMENT', 'TRIAL_CREDIT')), 0) as "adjustments"
       from ledger_entries where organization_id = $1 and created_at < $3`, [organizationId, from, to]);
     const r = rows[0];
     return {

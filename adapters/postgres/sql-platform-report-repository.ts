@@ -32,10 +32,15 @@ export class SqlPlatformReportRepository implements PlatformReportRepository {
         (select coalesce(sum(amount), 0) from ledger_entries where kind = 'TOP_UP') as "topUps",
         (select coalesce(-sum(amount), 0) from ledger_entries where kind = 'DEBIT') as "debits",
         (select coalesce(sum(amount), 0) from ledger_entries where kind = 'REFUND') as "refunds",
+        (select coalesce(sum(amount), 0) from ledger_entries where kind = 'TRIAL_CREDIT') as "trialCredits",
+        (select coalesce(sum(least(t.trial, greatest(coalesce(u.net, 0), 0))), 0)
+           from (select organization_id, sum(amount) as trial from ledger_entries where kind = 'TRIAL_CREDIT' group by organization_id) t
+           left join (select organization_id, -sum(amount) as net from ledger_entries where kind in ('DEBIT', 'REFUND') group by organization_id) u
+             on u.organization_id = t.organization_id) as "trialCreditsUsed",
         (select count(*) from messages) as "messageCount",
         (select coalesce(sum(balance), 0) from wallets) as "walletBalance",
         (select count(*) from wallets) as "walletCount"`, []);
     const n = (key: string) => Number(row?.[key] ?? 0);
-    return { topUps: n('topUps'), debits: n('debits'), refunds: n('refunds'), messageCount: n('messageCount'), walletBalance: n('walletBalance'), walletCount: n('walletCount') };
+    return { topUps: n('topUps'), debits: n('debits'), refunds: n('refunds'), trialCredits: n('trialCredits'), trialCreditsUsed: n('trialCreditsUsed'), messageCount: n('messageCount'), walletBalance: n('walletBalance'), walletCount: n('walletCount') };
   }
 }

@@ -16,7 +16,8 @@ export interface LedgerEntry {
   organizationId: string;
   amount: Pesewas;
   balanceAfter: Pesewas;
-  kind: 'TOP_UP' | 'DEBIT' | 'REFUND' | 'ADJUSTMENT';
+  /** TRIAL_CREDIT: the credit a new organization starts with (never revenue; docs/billing.md). */
+  kind: 'TOP_UP' | 'DEBIT' | 'REFUND' | 'ADJUSTMENT' | 'TRIAL_CREDIT';
   /** Unique per organization and kind: a payment reference or a message id. Makes credits idempotent. */
   reference: string;
   description: string;
@@ -43,4 +44,13 @@ export function applyChange(wallet: Wallet, change: WalletChange): Pesewas {
 
 export function walletView(wallet: Wallet) {
   return { balance: pesewasToGhs(wallet.balance), currency: wallet.currency, updatedAt: wallet.updatedAt.toISOString() };
+}
+
+/** The ledger reference of an organization's trial credit: one per organization (references are unique per kind). */
+export const TRIAL_CREDIT_REFERENCE = 'trial';
+
+/** What a new organization is given to try sending with, and how many organizations may get it per day. */
+export interface TrialCreditPolicy {
+  amount: Pesewas;
+  perDay: number;
 }

@@ -15,6 +15,13 @@ export interface PlatformTotals {
   debits: Pesewas;
   /** Sum of REFUND entries. */
   refunds: Pesewas;
+  /** Sum of TRIAL_CREDIT entries: credit given, not paid. */
+  trialCredits: Pesewas;
+  /**
+   * The part of the trial credits that sends consumed: per organization, the smaller of its trial
+   * credit and its net usage (DEBIT minus REFUND), trial money counting as spent first.
+   */
+  trialCreditsUsed: Pesewas;
   /** Every delivery log ever recorded (rejected ones included). */
   messageCount: number;
   walletBalance: Pesewas;

@@ -13,6 +13,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     paymentGateway: 'sandbox', paystackSecretKey: undefined, paystackBaseUrl: 'https://api.paystack.co', paymentGatewayTimeoutMs: 2_000,
     paymentCallbackUrl: 'http://localhost:3000/', topUpLimits: { min: 2_500, max: 5_000_000, presets: [2_500, 5_000, 10_000, 25_000, 50_000, 100_000] }, lowBalanceThreshold: 1_000,
     importMaxBytes: 20 * 1024 * 1024,
+    // Off unless a test turns it on: most tests count money from a wallet that starts at 0.
+    trialCredit: { amount: 0, perDay: 0 },
     ...overrides,
   };
 }

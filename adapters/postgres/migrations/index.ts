@@ -9,7 +9,8 @@ import { webhooksAnalytics } from './0010-webhooks-analytics.ts';
 import { audience } from './0006-audience.ts';
 import { statementLevelStats } from './0011-statement-level-stats.ts';
 import { contactsCreatedAscending } from './0012-contacts-created-ascending.ts';
+import { trialCredit } from './0013-trial-credit.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit];

@@ -7,6 +7,8 @@ import { toUserProfile, type User } from '../../domain/user.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { PasswordHasher } from '../../ports/password-hasher.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.ts';
+import { TRIAL_CREDIT_REFERENCE, type TrialCreditPolicy } from '../../domain/wallet.ts';
 import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
 
@@ -27,11 +29,18 @@ export interface RegisterUserDeps {
   ids: IdGenerator;
   clock: Clock;
   sessionTtlSeconds: number;
+  /** The credit a new organization starts with; absent or amount 0: none. Needs `rateLimiter` for its daily cap. */
+  trialCredit?: TrialCreditPolicy | undefined;
+  rateLimiter?: RateLimiter | undefined;
 }
 
+const DAY_SECONDS = 86_400;
+
 /**
- * Creates a user account; with `organizationName`, also an organization, its GHS wallet (balance 0)
- * and the user's TENANT_OWNER membership, all in one transaction. Returns a session token.
+ * Creates a user account; with `organizationName`, also an organization, its GHS wallet and the user's
+ * TENANT_OWNER membership, all in one transaction. The wallet starts with the trial credit (one
+ * TRIAL_CREDIT ledger entry) while fewer than `trialCredit.perDay` organizations got one in the last
+ * 24 hours, otherwise at 0. Returns a session token.
  */
 export class RegisterUser {
   readonly #deps: RegisterUserDeps;
@@ -50,6 +59,7 @@ export class RegisterUser {
       firstName: input.firstName, lastName: input.lastName, platformRole: null, createdAt: now,
     };
     const organization = input.organizationName ? newOrganization(ids.next(), input.organizationName, now) : null;
+    const trial = organization ? await this.#trialCredit() : 0;
 
     await storage.transaction(async (tx) => {
       try {
@@ -61,6 +71,9 @@ export class RegisterUser {
       if (!organization) return;
       await tx.organizations.insert(organization);
       await tx.wallets.create(organization.id, now);
+      if (trial > 0) {
+        await tx.wallets.update(organization.id, () => ({ amount: trial, kind: 'TRIAL_CREDIT', reference: TRIAL_CREDIT_REFERENCE, description: 'Trial credit' }), now);
+      }
       await tx.memberships.insert({ id: ids.next(), organizationId: organization.id, userId: user.id, role: 'TENANT_OWNER', createdAt: now });
     });
 
@@ -71,6 +84,14 @@ export class RegisterUser {
       user: toUserProfile(user),
       organizations: organization ? [{ id: organization.id, name: organization.name, role: 'TENANT_OWNER' as const }] : [],
     };
+  }
+
+  /** Pesewas of trial credit for a new organization: 0 when disabled or when the last 24 hours' allowance is used up. */
+  async #trialCredit(): Promise<number> {
+    const { trialCredit, rateLimiter } = this.#deps;
+    if (!trialCredit || trialCredit.amount <= 0 || trialCredit.perDay <= 0 || !rateLimiter) return 0;
+    const verdict = await rateLimiter.hit('trial-credit', trialCredit.perDay, DAY_SECONDS);
+    return verdict.allowed ? trialCredit.amount : 0;
   }
 }
 

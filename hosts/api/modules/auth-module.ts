@@ -17,7 +17,7 @@ export function bindAuthModule(container: Container): void {
     (apiKeys, secrets, clock) => new AuthenticateApiKey({ apiKeys, secrets, clock }), [INFRA.apiKeyLookup, INFRA.secrets, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (config, storage, passwords, sessions, ids, clock, rateLimiter, secrets, email, logger) => authRoutes({
-      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds }),
+      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds, trialCredit: config.trialCredit, rateLimiter }),
       logIn: new LogIn({
         storage, passwords, sessions, rateLimiter, clock, sessionTtlSeconds: config.sessionTtlSeconds,
         limits: { perEmail: config.loginLimitPerEmail, perIp: config.loginLimitPerIp },

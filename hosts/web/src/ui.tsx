@@ -82,6 +82,7 @@ export function ErrorBanner({ error, shownFields = [] }: { error: ApiError | nul
   return (
     <div className="banner error" role="alert">
       <strong>{error.message}</strong> {error.code && error.status ? <code>{error.code}</code> : null}
+      {error.code === 'INSUFFICIENT_BALANCE' && <> <a href="/app/billing" data-testid="top-up-link">Top up your wallet on the Billing page</a>.</>}
       {(error.formErrors.length > 0 || other.length > 0) && (
         <ul>
           {error.formErrors.map((m) => <li key={m}>{m}</li>)}

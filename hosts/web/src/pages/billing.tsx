@@ -46,6 +46,9 @@ function Billing(): ReactNode {
           {wallet.loading && !wallet.data ? <Loading /> : <p className="big-number" data-testid="wallet-balance">{ghs(wallet.data?.['balance'])}</p>}
           <ErrorBanner error={wallet.error} />
           {typeof wallet.data?.['lowBalanceThreshold'] === 'number' && <p className="hint">Low-balance alert below {ghs(wallet.data['lowBalanceThreshold'])}</p>}
+          {typeof wallet.data?.['trialCredit'] === 'number' && wallet.data['trialCredit'] > 0 && (
+            <p className="hint" data-testid="trial-credit">Includes a trial credit of {ghs(wallet.data['trialCredit'])} to try sending (not refundable).</p>
+          )}
         </section>
         <form className="card" onSubmit={onSubmit} noValidate aria-labelledby="topup-h">
           <h2 id="topup-h">Top up</h2>
@@ -115,7 +118,8 @@ export function PaymentReturnPage(): ReactNode {
       {error && <><ErrorBanner error={error} /><p><Link to="/app/billing">Back to billing</Link> to try again.</p></>}
       {result && (
         <Notice kind="success">
-          Payment <Badge value={result['status']} /> ({reference}). {result['amount'] !== undefined && <>Amount {ghs(result['amount'])}. </>}
+          {result['status'] === 'already_processed' ? 'This payment was already credited to your wallet' : 'Payment received and credited to your wallet'} ({reference}).
+          {' '}{result['amount'] !== undefined && <>Amount {ghs(result['amount'])}. </>}
           New balance <strong data-testid="return-balance">{ghs(result['balance'])}</strong>. <Link to="/app/billing">Back to billing</Link>
         </Notice>
       )}

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { api } from '../api.ts';
+import { api, ApiError } from '../api.ts';
 import { navigate } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { CHANNELS, ErrorBanner, Field, Notice, Page, useForm } from '../ui.tsx';
@@ -24,6 +24,11 @@ export function OnboardingPage(): ReactNode {
   const onboarded = org['onboardingComplete'] === true;
 
   const onSubmit = form.submit(async (v) => {
+    // Onboarding is finished by the acknowledgement: saving without it would say "Saved." and leave the setup open.
+    const missing: Record<string, string[]> = {};
+    if (!v.name.trim()) missing['name'] = ['Enter your organization name'];
+    if (!onboarded && !v.complianceAcknowledged) missing['complianceAcknowledged'] = ['Acknowledge the messaging rules to finish onboarding'];
+    if (Object.keys(missing).length > 0) throw new ApiError(0, 'VALIDATION_ERROR', 'Some fields need your attention', { fieldErrors: missing, formErrors: [] });
     const body: Record<string, unknown> = { name: v.name, timezone: v.timezone, defaultLanguage: v.defaultLanguage, preferredChannels: v.preferredChannels, complianceAcknowledged: v.complianceAcknowledged };
     for (const k of ['industry', 'businessPhone', 'businessEmail', 'website'] as const) if (v[k].trim()) body[k] = v[k].trim();
     if (v.monthlyVolume.trim()) body['monthlyVolume'] = Number(v.monthlyVolume);
@@ -65,7 +70,7 @@ export function OnboardingPage(): ReactNode {
           {form.error?.fieldErrors['complianceAcknowledged'] && <p className="field-error">{form.error.fieldErrors['complianceAcknowledged']!.join('. ')}</p>}
         </fieldset>
         <button type="submit" disabled={form.submitting}>{form.submitting ? 'Saving…' : onboarded ? 'Save' : 'Finish onboarding'}</button>
-        {saved && <Notice kind="success">Saved.</Notice>}
+        {saved && <Notice kind="success">{onboarded ? 'Your organization settings are saved.' : 'Saved.'}</Notice>}
       </form>
     </Page>
   );
