@@ -76,6 +76,33 @@ describe('process: npm start on the embedded default, graceful shutdown, startup
     }
   });
 
+  it('first run on another port without PUBLIC_URL: links follow the real port, and a new organization sends live at once', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-first-run-'));
+    const port = await freePort();
+    const app = start('hosts/main.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    const base = `http://127.0.0.1:${port}`;
+    const call = async (method: string, route: string, body: unknown, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === null ? null : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+      return { status: res.status, body: await res.json() as { data: any } };
+    };
+    try {
+      await waitForReady(app, '"nkra ready"');
+      expect(app.output()).to.include(`"url":"http://localhost:${port}"`);
+      const registered = await call('POST', '/auth/register', { email: `first-${port}@example.com`, password: 'a-good-passphrase', firstName: 'Ama', lastName: 'Owusu', organizationName: 'First Run Ltd' });
+      const auth = { authorization: `Bearer ${registered.body.data.token}`, 'x-organization-id': registered.body.data.organizations[0].id };
+      const payment = await call('POST', '/billing/top-up', { amount: 25, paymentMethod: 'mobile_money' }, auth);
+      expect(payment.body.data.checkoutUrl).to.match(new RegExp(`^http://localhost:${port}/billing/sandbox-checkout/`));
+      expect((await call('GET', '/billing/wallet', null, auth)).body.data).to.include({ balance: 5, trialCredit: 5 });
+      const key = await call('POST', '/api-keys', { name: 'Live', isSandbox: false }, auth);
+      const sent = await call('POST', '/messages/send', { channel: 'SMS', to: '0241234567', body: 'Hello from a first run' }, { 'x-api-key': key.body.data.key });
+      expect(sent.status, JSON.stringify(sent.body)).to.equal(201);
+      expect(sent.body.data).to.include({ status: 'SENT', cost: 0.03 });
+    } finally {
+      app.child.kill('SIGTERM');
+      await app.exited;
+    }
+  });
+
   it('keeps its data across a restart of the embedded database', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-restart-'));
     const port = await freePort();
