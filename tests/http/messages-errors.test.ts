@@ -46,6 +46,26 @@ describe('HTTP: message send errors and refusals', () => {
     expect(res.body.error.code).to.equal(code);
   }
 
+  it('400 VALIDATION_ERROR for variables given as an array (send, bulk, event trigger, preview), nothing recorded or charged', async () => {
+    const before = await balance(owner);
+    const requests: Array<[string, unknown]> = [
+      ['/messages/send', { channel: 'SMS', to: phone(40), body: 'Hi {{name}}', variables: ['Ama'] }],
+      ['/messages/bulk', { messages: [{ channel: 'SMS', to: phone(41), body: 'Hi', variables: ['Ama'] }] }],
+      ['/messages/preview', { channel: 'SMS', to: phone(42), body: 'Hi', variables: [] }],
+      ['/events/trigger', { event: 'order-shipped', to: phone(43), variables: ['Ama'] }],
+    ];
+    for (const [route, body] of requests) {
+      const res = await app.api.post(route, body, { apiKey: liveKey });
+      expect(res.status, `${route}: ${res.text}`).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      const fieldErrors = res.body.error.details.fieldErrors;
+      if (route === '/messages/bulk') expect(fieldErrors.messages).to.deep.equal(['messages[0].variables: must be an object of string to string']);
+      else expect(fieldErrors.variables, route).to.deep.equal(['must be an object of string to string']);
+    }
+    expect(await balance(owner)).to.equal(before);
+    expect((await app.container.get(INFRA.storage).messages.list(owner.organizationId, {}, 0, 100)).items.filter((m) => [phone(40), phone(41)].includes(m.recipient))).to.deep.equal([]);
+  });
+
   it('400 VALIDATION_ERROR: bad phone, unknown channel, EMAIL without subject, subject over 998, body and template both missing', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ channel: 'SMS', to: '024', body: 'x' }, 'to'],

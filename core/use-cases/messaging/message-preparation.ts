@@ -14,7 +14,9 @@ export const EMAIL_BODY_MAX = 200_000;
 export const SUBJECT_MAX = 998;
 
 export const channelSchema = v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`);
+/** Template variables: an object of string to string (an array, which valibot's record would take, is refused). */
 export const variablesSchema = v.optional(v.pipe(
+  v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be an object of string to string'),
   v.record(v.pipe(v.string(), v.maxLength(100)), v.pipe(v.string('values must be strings'), v.maxLength(2_000))),
   v.check((record) => Object.keys(record).length <= 100, 'at most 100 variables')));
 export const countryCodeSchema = v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 country code'));
