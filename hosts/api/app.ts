@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../logger.ts';
 import { authenticate, type Authenticators } from './middleware/authenticate.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
+import { refuseNul } from './middleware/nul-guard.ts';
 import { readRawBody } from './middleware/raw-body.ts';
 import { multipartBody, removeUploads } from './middleware/multipart.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -46,10 +47,12 @@ export function createApp(options: AppOptions): Koa {
     const handle: Koa.Middleware = async (ctx) => {
       ctx.state['routePath'] = route.path;
       const principals = (ctx.state['principals'] as Awaited<ReturnType<typeof authenticate>> | undefined) ?? await authenticate(ctx, route, options.auth);
+      const body = route.rawBody ? await readRawBody(ctx.req, options.bodyLimitBytes) : (ctx.request as unknown as { body?: unknown }).body;
+      const query = ctx.query as Record<string, string | undefined>;
+      const params = (ctx as unknown as { params: Record<string, string> }).params;
+      refuseNul({ params, query, body });
       const result = await route.handler({
-        body: route.rawBody ? await readRawBody(ctx.req, options.bodyLimitBytes) : (ctx.request as unknown as { body?: unknown }).body,
-        query: ctx.query as Record<string, string | undefined>,
-        params: (ctx as unknown as { params: Record<string, string> }).params,
+        body, query, params,
         user: principals.user, tenant: principals.tenant,
         ip: ctx.ip, requestId: String(ctx.state['requestId']), headers: ctx.headers, koa: ctx,
       });
