@@ -23,6 +23,8 @@ export interface AppOptions {
   proxy?: boolean;
   /** The built dashboard to serve at `/` (hosts/web/dist); null serves none. */
   webRoot?: string | null;
+  /** Send Strict-Transport-Security (the service is reached over https: PUBLIC_URL). */
+  hsts?: boolean;
 }
 
 /** Methods whose JSON body is parsed (and must be application/json). */
@@ -33,6 +35,7 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.proxy ?? false });
   app.silent = true;
   app.use(requestContext(options.logger, options.metrics));
+  app.use(securityHeaders(options.hsts ?? false));
   app.use(errorEnvelope());
 
   const jsonBody = koaBody({
@@ -69,6 +72,19 @@ export function createApp(options: AppOptions): Koa {
   if (options.webRoot) app.use(serveWebApp(options.webRoot));
   app.use(notFoundOrWrongMethod(router));
   return app;
+}
+
+/**
+ * On every answer: no MIME sniffing, no Referer leaking paths with ids or tokens to other sites, and HSTS
+ * when the service is reached over https. The dashboard adds its Content-Security-Policy (web-app.ts).
+ */
+function securityHeaders(hsts: boolean): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    if (hsts) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    await next();
+  };
 }
 
 /** Multipart routes check credentials before reading (and storing) the upload. */

@@ -78,6 +78,7 @@ export function buildApp(container: Container, extraRoutes: readonly RouteDefini
     logger: container.get(INFRA.logger),
     metrics: container.get(API.metrics),
     bodyLimitBytes: config.bodyLimitBytes,
+    hsts: config.publicUrl.startsWith('https://'),
     webRoot: options.webRoot === undefined ? DEFAULT_WEB_ROOT : options.webRoot,
   });
 }

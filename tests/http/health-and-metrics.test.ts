@@ -87,4 +87,33 @@ describe('HTTP: GET /health and GET /metrics', () => {
       await secured.close();
     }
   });
+
+  it('closes /metrics in production without METRICS_TOKEN (404), and opens it with the token', async () => {
+    const production = await startTestApp({ config: { nodeEnv: 'production' } });
+    const withToken = await startTestApp({ config: { nodeEnv: 'production', metricsToken: 'metrics-token-0123456789' } });
+    try {
+      const closed = await production.api.get('/metrics');
+      expect(closed.status).to.equal(404);
+      expect(closed.body.error.code).to.equal('NOT_FOUND');
+      expect((await withToken.api.get('/metrics', { token: 'metrics-token-0123456789' })).status).to.equal(200);
+    } finally {
+      await production.close();
+      await withToken.close();
+    }
+  });
+
+  it('sends nosniff and no-referrer on every answer, and HSTS only when PUBLIC_URL is https', async () => {
+    const plain = await app.api.get('/health');
+    expect(plain.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(plain.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(plain.headers.get('strict-transport-security')).to.equal(null);
+    const error = await app.api.get('/no-such-route');
+    expect(error.headers.get('x-content-type-options')).to.equal('nosniff');
+    const https = await startTestApp({ config: { publicUrl: 'https://nkra.example.com' } });
+    try {
+      expect((await https.api.get('/health')).headers.get('strict-transport-security')).to.equal('max-age=31536000; includeSubDomains');
+    } finally {
+      await https.close();
+    }
+  });
 });

@@ -15,7 +15,7 @@ export function bindSystemModule(container: Container): void {
       checkHealth: new CheckHealth({
         database: new DatabaseProbe(database), cache: new RedisProbe(config.redisUrl), queue: new PgBossProbe(boss), queues, clock,
       }),
-      metrics, metricsToken: config.metricsToken, safeEqual: (a, b) => secrets.safeEqual(a, b),
+      metrics, metricsToken: config.metricsToken, production: config.nodeEnv === 'production', safeEqual: (a, b) => secrets.safeEqual(a, b),
     }),
     [INFRA.config, INFRA.database, INFRA.boss, INFRA.queueMonitor, INFRA.clock, API.metrics, INFRA.secrets]).inSingletonScope();
 }

@@ -8,6 +8,8 @@ export interface SystemRouteDeps {
   metrics: HttpMetrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** NODE_ENV=production: /metrics answers 404 without METRICS_TOKEN. */
+  production: boolean;
   safeEqual: (a: string, b: string) => boolean;
 }
 
@@ -25,9 +27,11 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDefinition[] {
       },
     },
     {
-      method: 'GET', path: '/metrics', tag: 'System', summary: 'Prometheus metrics (Bearer METRICS_TOKEN when configured)',
-      auth: 'none', custom: true, responses: { 200: 'Prometheus text format', 401: 'UNAUTHORIZED' },
+      method: 'GET', path: '/metrics', tag: 'System', summary: 'Prometheus metrics (Bearer METRICS_TOKEN when configured; 404 in production without it)',
+      auth: 'none', custom: true, responses: { 200: 'Prometheus text format', 401: 'UNAUTHORIZED', 404: 'NOT_FOUND (production without METRICS_TOKEN)' },
       handler: async ({ koa }) => {
+        // In production metrics are closed unless METRICS_TOKEN is set: they name routes, tenants' volumes and vendors.
+        if (!deps.metricsToken && deps.production) throw new AppError('NOT_FOUND', 'Metrics are disabled: set METRICS_TOKEN to expose them');
         if (deps.metricsToken) {
           const given = /^Bearer\s+(\S+)$/i.exec(koa.get('authorization'))?.[1] ?? '';
           if (!deps.safeEqual(given, deps.metricsToken)) throw new AppError('UNAUTHORIZED', 'Metrics token required');
