@@ -10,6 +10,7 @@ import { InMemoryWalletRepository } from './in-memory-wallet-repository.ts';
 import { MemoryState } from './memory-state.ts';
 import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
+import { InMemorySessionRevocationRepository } from './in-memory-session-revocation-repository.ts';
 import { InMemoryMessageRepository } from './in-memory-message-repository.ts';
 import { InMemoryMessageStatusRepository } from './in-memory-message-status-repository.ts';
 import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
@@ -37,7 +38,7 @@ import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
  */
 export class InMemoryStorage implements Storage {
   readonly state = new MemoryState();
-  readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets;
+  readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets; readonly sessionRevocations;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
@@ -55,6 +56,7 @@ export class InMemoryStorage implements Storage {
     this.wallets = new InMemoryWalletRepository(this.state, ids);
     this.apiKeys = new InMemoryApiKeyRepository(this.state);
     this.passwordResets = new InMemoryPasswordResetRepository(this.state);
+    this.sessionRevocations = new InMemorySessionRevocationRepository(this.state);
     this.messages = new InMemoryMessageRepository(this.state);
     this.messageStatus = new InMemoryMessageStatusRepository(this.state);
     this.templates = new InMemoryTemplateRepository(this.state);

@@ -42,6 +42,10 @@ export class MemoryState {
   approvals = new Map<string, ApprovalRequest>();
   pricingRules: PricingRule[] = [];
   idempotency = new Map<string, { requestHash: string; messageIds: string[]; expiresAt: Date }>();
+  /** Revoked session token ids -> when the token would expire. */
+  revokedTokens = new Map<string, Date>();
+  /** User id -> sessions issued before this are refused. */
+  sessionCutoffs = new Map<string, Date>();
   suppressions = new Map<string, Suppression>();
   statusEvents: MessageStatusEvent[] = [];
   attempts: MessageAttempt[] = [];

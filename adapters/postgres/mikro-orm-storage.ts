@@ -16,6 +16,7 @@ import { SqlMessageStatusRepository } from './sql-message-status-repository.ts';
 import { MikroOrmSuppressionRepository } from './mikro-orm-suppression-repository.ts';
 import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
+import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
 import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
@@ -50,6 +51,7 @@ export class MikroOrmStorage implements Storage {
   get wallets() { return new MikroOrmWalletRepository(this.#database.em(), this.#ids); }
   get apiKeys() { return new MikroOrmApiKeyRepository(this.#database.em()); }
   get passwordResets() { return new MikroOrmPasswordResetRepository(this.#database.em()); }
+  get sessionRevocations() { return new SqlSessionRevocationRepository(this.#database.em()); }
   get messages() { return new MikroOrmMessageRepository(this.#database.em()); }
   get messageStatus() { return new SqlMessageStatusRepository(this.#database.em()); }
   get templates() { return new MikroOrmTemplateRepository(this.#database.em()); }
@@ -86,6 +88,7 @@ export class MikroOrmStorage implements Storage {
       wallets: new MikroOrmWalletRepository(em, this.#ids),
       apiKeys: new MikroOrmApiKeyRepository(em),
       passwordResets: new MikroOrmPasswordResetRepository(em),
+      sessionRevocations: new SqlSessionRevocationRepository(em),
       messages: new MikroOrmMessageRepository(em),
       messageStatus: new SqlMessageStatusRepository(em),
       templates: new MikroOrmTemplateRepository(em),

@@ -1,6 +1,7 @@
 import type { ApiKeyRepository } from './api-key-repository.ts';
 import type { ApprovalRepository } from './approval-repository.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { SessionRevocationRepository } from './session-revocation-repository.ts';
 import type { MessageRepository } from './message-repository.ts';
 import type { MessageStatusRepository } from './message-status-repository.ts';
 import type { PricingRepository } from './pricing-repository.ts';
@@ -36,6 +37,7 @@ export interface Repositories {
   wallets: WalletRepository;
   apiKeys: ApiKeyRepository;
   passwordResets: PasswordResetRepository;
+  sessionRevocations: SessionRevocationRepository;
   messages: MessageRepository;
   messageStatus: MessageStatusRepository;
   templates: TemplateRepository;

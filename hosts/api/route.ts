@@ -19,6 +19,8 @@ export interface UserPrincipal {
   impersonatorId: string | null;
   /** On an impersonation session: the one organization it opens. */
   impersonatedOrganizationId?: string | null;
+  /** The session token's id and expiry (log out and impersonation exit revoke it). */
+  session: { tokenId: string; expiresAt: Date };
 }
 
 export interface TenantPrincipal {

@@ -253,6 +253,10 @@ describe('HTTP: /admin (platform administration)', () => {
       expect(exit.body.data.userId).to.equal(admin.userId);
       const restored = exit.body.data.token as string;
       expect((await app.api.get('/admin/revenue', { token: restored })).status).to.equal(200);
+      // The impersonation token ends with the exit: refused at once, everywhere.
+      const reused = await app.api.get('/organizations/current', { token, organizationId: tenant.organizationId });
+      expect(reused.status).to.equal(401);
+      expect(reused.body.error.code).to.equal('UNAUTHORIZED');
       expect((await auditActions(tenant.organizationId)).map((e) => e.action)).to.include('tenant.impersonate.exit');
 
       const notImpersonating = await app.api.post('/admin/exit-impersonation', undefined, { token: restored });

@@ -37,6 +37,33 @@ describe('HTTP: /auth forgot-password and reset-password', () => {
     expect(newLogin.body.data.user.id).to.equal(user.userId);
   });
 
+  it('ends every existing session of the user on reset (a stolen token stops working), while a new login works', async () => {
+    const user = await registerUser(app.api, 'reset-sessions');
+    const second = (await app.api.post('/auth/login', { email: user.email, password: user.password })).body.data.token as string;
+    expect((await app.api.get('/auth/me', { token: user.token })).status).to.equal(200);
+    await app.api.post('/auth/forgot-password', { email: user.email });
+    expect((await app.api.post('/auth/reset-password', { token: tokenFor(app, user.email), password: NEW_PASSWORD })).status).to.equal(200);
+    for (const stale of [user.token, second]) {
+      const res = await app.api.get('/auth/me', { token: stale });
+      expect(res.status).to.equal(401);
+      expect(res.body.error.code).to.equal('UNAUTHORIZED');
+    }
+    const fresh = (await app.api.post('/auth/login', { email: user.email, password: NEW_PASSWORD })).body.data.token as string;
+    expect((await app.api.get('/auth/me', { token: fresh })).status).to.equal(200);
+  });
+
+  it('POST /auth/logout ends this session only: its token answers 401, another session of the user stays signed in', async () => {
+    const user = await registerUser(app.api, 'logout');
+    const other = (await app.api.post('/auth/login', { email: user.email, password: user.password })).body.data.token as string;
+    const out = await app.api.post('/auth/logout', undefined, { token: user.token });
+    expect(out.status, out.text).to.equal(200);
+    expect(out.body.data).to.deep.equal({ loggedOut: true });
+    expect((await app.api.get('/auth/me', { token: user.token })).status).to.equal(401);
+    expect((await app.api.post('/auth/logout', undefined, { token: user.token })).status).to.equal(401);
+    expect((await app.api.get('/auth/me', { token: other })).status).to.equal(200);
+    expect((await app.api.post('/auth/logout')).status).to.equal(401);
+  });
+
   it('answers an unknown email exactly like a known one, and emails nobody', async () => {
     const user = await registerUser(app.api, 'known');
     const sentBefore = app.email.sent.length;

@@ -10,7 +10,8 @@ import { audience } from './0006-audience.ts';
 import { statementLevelStats } from './0011-statement-level-stats.ts';
 import { contactsCreatedAscending } from './0012-contacts-created-ascending.ts';
 import { trialCredit } from './0013-trial-credit.ts';
+import { sessionRevocation } from './0014-session-revocation.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation];

@@ -18,14 +18,18 @@ export interface AuthenticatedSession {
   /** On an impersonation session: the one organization it opens. */
   impersonatedOrganizationId?: string | null;
   tenant: { organizationId: string; role: MemberRole } | null;
+  /** The token's id and expiry: what log out and impersonation exit revoke. */
+  tokenId: string;
+  expiresAt: Date;
 }
 
 /** Role an administrator acts with inside the organization they impersonate. */
 export const IMPERSONATION_ROLE: MemberRole = 'TENANT_ADMIN';
 
 /**
- * Checks a dashboard session: the token, the user behind it, and for organization-scoped requests the
- * membership and the role's permission. Errors: UNAUTHORIZED (bad token, deleted user),
+ * Checks a dashboard session: the token, that it was not revoked (log out, impersonation exit, a password
+ * reset since it was issued), the user behind it, and for organization-scoped requests the membership and
+ * the role's permission. Errors: UNAUTHORIZED (bad, expired or revoked token, deleted user),
  * ORGANIZATION_REQUIRED (no organization header), FORBIDDEN (not a member, role lacks the permission,
  * or an impersonation token used outside its organization).
  */
@@ -35,12 +39,17 @@ export class AuthenticateSession {
 
   async execute(request: SessionRequest): Promise<AuthenticatedSession> {
     const claims = await this.#deps.sessions.verify(request.token);
-    const user = await this.#deps.storage.users.findById(claims.userId);
+    const [user, revoked] = await Promise.all([
+      this.#deps.storage.users.findById(claims.userId),
+      this.#deps.storage.sessionRevocations.isRevoked({ tokenId: claims.tokenId, userId: claims.userId, issuedAt: claims.issuedAt }),
+    ]);
     if (!user) throw new AppError('UNAUTHORIZED', 'Session user no longer exists');
+    if (revoked) throw new AppError('UNAUTHORIZED', 'This session has ended; sign in again');
     // An impersonation session ends with the administrator's platform role.
     if (claims.impersonatorId && user.platformRole !== 'PLATFORM_SUPER_ADMIN') throw new AppError('UNAUTHORIZED', 'Impersonation session is no longer valid');
     const session: AuthenticatedSession = {
       userId: user.id, platformRole: user.platformRole, impersonatorId: claims.impersonatorId ?? null, tenant: null,
+      tokenId: claims.tokenId, expiresAt: claims.expiresAt,
     };
     if (claims.impersonatorId) session.impersonatedOrganizationId = claims.organizationId ?? null;
     if (!request.permission) return session;

@@ -49,6 +49,7 @@ export class ResetPassword {
       // Hashed after the token is known good, so invalid tokens cost no argon2 work.
       await tx.users.updatePassword(userId, await passwords.hash(input.password));
       await tx.passwordResets.invalidateForUser(userId, now);
+      await tx.sessionRevocations.revokeUserSessionsBefore(userId, now); // a stolen session ends with the old password
     });
     return { message: PASSWORD_UPDATED };
   }

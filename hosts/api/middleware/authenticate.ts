@@ -37,7 +37,7 @@ export async function authenticate(ctx: Koa.Context, route: RouteDefinition, aut
   const session = await auth.session.execute({
     token: bearer, organizationId: ctx.get('x-organization-id'), permission: needsTenant ? route.permission : undefined,
   });
-  const user: UserPrincipal = { userId: session.userId, platformRole: session.platformRole, impersonatorId: session.impersonatorId };
+  const user: UserPrincipal = { userId: session.userId, platformRole: session.platformRole, impersonatorId: session.impersonatorId, session: { tokenId: session.tokenId, expiresAt: session.expiresAt } };
   if (session.impersonatedOrganizationId !== undefined) user.impersonatedOrganizationId = session.impersonatedOrganizationId;
   if (route.auth === 'platform-admin') {
     if (session.impersonatorId) throw new AppError('FORBIDDEN', 'Exit impersonation to use administrator operations');

@@ -3,6 +3,7 @@ import { AuthenticateApiKey } from '../../../core/use-cases/api-keys/authenticat
 import { AuthenticateSession } from '../../../core/use-cases/auth/authenticate-session.ts';
 import { GetProfile } from '../../../core/use-cases/auth/get-profile.ts';
 import { LogIn } from '../../../core/use-cases/auth/log-in.ts';
+import { LogOut } from '../../../core/use-cases/auth/log-out.ts';
 import { RegisterUser } from '../../../core/use-cases/auth/register-user.ts';
 import { RequestPasswordReset } from '../../../core/use-cases/auth/request-password-reset.ts';
 import { ResetPassword } from '../../../core/use-cases/auth/reset-password.ts';
@@ -29,6 +30,7 @@ export function bindAuthModule(container: Container): void {
         onSendFailure: (error, context) => logger.error({ err: error, ...context }, 'password reset email not sent'),
       }),
       resetPassword: new ResetPassword({ storage, secrets, passwords, clock }),
+      logOut: new LogOut({ storage }),
     }),
     [INFRA.config, INFRA.storage, INFRA.passwords, INFRA.sessions, INFRA.ids, INFRA.clock, INFRA.rateLimiter, INFRA.secrets, INFRA.email, INFRA.logger]).inSingletonScope();
 }

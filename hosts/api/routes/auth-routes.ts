@@ -3,6 +3,7 @@ import { RegisterUserInput, type RegisterUser } from '../../../core/use-cases/au
 import { RequestPasswordResetInput, type RequestPasswordReset } from '../../../core/use-cases/auth/request-password-reset.ts';
 import { ResetPasswordInput, type ResetPassword } from '../../../core/use-cases/auth/reset-password.ts';
 import type { GetProfile } from '../../../core/use-cases/auth/get-profile.ts';
+import type { LogOut } from '../../../core/use-cases/auth/log-out.ts';
 import { ok, requireUser, type RouteDefinition } from '../route.ts';
 
 export interface AuthRouteDeps {
@@ -11,6 +12,7 @@ export interface AuthRouteDeps {
   getProfile: GetProfile;
   requestPasswordReset: RequestPasswordReset;
   resetPassword: ResetPassword;
+  logOut: LogOut;
 }
 
 export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
@@ -34,6 +36,11 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const user = requireUser(input);
         return ok(await deps.getProfile.execute(user.userId, user.impersonatorId));
       },
+    },
+    {
+      method: 'POST', path: '/auth/logout', tag: 'Auth', summary: 'End this session: its token is refused from now on (other sessions stay signed in)',
+      auth: 'user', responses: { 200: '`{ loggedOut: true }`', 401: 'UNAUTHORIZED (no, bad or already ended session)' },
+      handler: async (input) => ok(await deps.logOut.execute(requireUser(input).session)),
     },
     {
       method: 'POST', path: '/auth/forgot-password', tag: 'Auth', summary: 'Email a single-use password reset link (same answer whether or not the account exists)',
