@@ -19,4 +19,13 @@ export class InMemoryRateLimiter implements RateLimiter {
     const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     return { allowed: bucket.count <= limit, count: bucket.count, retryAfterSeconds };
   }
+
+  async check(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict> {
+    const now = this.#clock.now().getTime();
+    const windowMs = windowSeconds * 1000;
+    const start = Math.floor(now / windowMs) * windowMs;
+    const current = this.#windows.get(`${key}@${windowSeconds}`);
+    const count = current && current.start === start ? current.count : 0;
+    return { allowed: count < limit, count, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
+  }
 }

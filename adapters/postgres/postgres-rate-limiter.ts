@@ -21,6 +21,17 @@ export class PostgresRateLimiter implements RateLimiter {
     return { allowed: count <= limit, count, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
   }
 
+  async check(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict> {
+    const now = this.#clock.now().getTime();
+    const windowMs = windowSeconds * 1000;
+    const start = Math.floor(now / windowMs) * windowMs;
+    const rows = await this.#database.em().execute<{ count: number | string }[]>(
+      'select count from rate_limit_windows where key = ? and window_start = ?', [`${key}@${windowSeconds}`, new Date(start)]);
+    const count = Number(rows[0]?.count ?? 0);
+    // Blocked once the window holds more hits than the limit allows (the same rule as `hit` for the next one).
+    return { allowed: count < limit, count, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
+  }
+
   /** Deletes windows that have ended (run periodically by the worker). */
   async purgeExpired(): Promise<number> {
     const result = await this.#database.em().execute<{ affectedRows?: number }>('delete from rate_limit_windows where expires_at < ?', [this.#clock.now()], 'run');

@@ -12,4 +12,6 @@ export interface RateLimitVerdict {
 export interface RateLimiter {
   /** Counts one hit for `key` and says whether it is within `limit` hits per `windowSeconds`. */
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict>;
+  /** Says whether `key` is still within `limit` hits per `windowSeconds`, without counting one (count: hits so far). */
+  check(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict>;
 }

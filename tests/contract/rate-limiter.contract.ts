@@ -30,6 +30,18 @@ export function describeRateLimiterContract(name: string, makeLimiter: (clock: F
       expect(counts).to.deep.equal([1, 2, 3]);
     });
 
+    it('checks a key without counting a hit: allowed until the hits reach the limit', async () => {
+      const key = uniqueId('login');
+      expect(await limiter.check(key, 2, 60)).to.deep.include({ allowed: true, count: 0 });
+      await limiter.hit(key, 2, 60);
+      expect(await limiter.check(key, 2, 60)).to.deep.include({ allowed: true, count: 1 });
+      expect(await limiter.check(key, 2, 60)).to.deep.include({ allowed: true, count: 1 });
+      await limiter.hit(key, 2, 60);
+      expect(await limiter.check(key, 2, 60)).to.deep.include({ allowed: false, count: 2 });
+      clock.set(after(70));
+      expect(await limiter.check(key, 2, 60)).to.deep.include({ allowed: true, count: 0 });
+    });
+
     it('allows up to the limit, then refuses', async () => {
       const key = uniqueId('login');
       const verdicts = [];

@@ -21,15 +21,27 @@ export interface LogInDeps {
   rateLimiter: RateLimiter;
   clock: Clock;
   sessionTtlSeconds: number;
-  /** Attempts allowed per email and per client IP in a 15-minute window. */
+  /**
+   * Failed attempts allowed in a 15-minute window: `perEmail` for one account from one client IP,
+   * `perIp` from one client IP over every account. One account over every IP gets ACCOUNT_FACTOR x perEmail.
+   */
   limits: { perEmail: number; perIp: number };
 }
 
 const WINDOW_SECONDS = 15 * 60;
+/** Failures on one account from every client IP together, as a multiple of the per-(account, IP) limit. */
+const ACCOUNT_FACTOR = 10;
 
 /**
  * Exchanges email and password for a session token and the user's organizations. Errors:
  * INVALID_CREDENTIALS (same message for unknown email and wrong password), RATE_LIMITED.
+ *
+ * Brute force is throttled without letting anyone lock the real owner out (OWASP authentication
+ * guidance; docs/permissions.md): only failed attempts count; the tight limit is per account and client
+ * IP together, so someone guessing from elsewhere does not block the owner's own network; a looser
+ * per-account limit across every IP slows a distributed guess; and a per-IP limit across accounts stops
+ * credential stuffing from one address while successful logins, which never count, keep an office
+ * sharing one address signed in.
  */
 export class LogIn {
   readonly #deps: LogInDeps;
@@ -40,17 +52,24 @@ export class LogIn {
   async execute(raw: unknown, clientIp: string) {
     const input = parseInput(LogInInput, raw);
     const { storage, passwords, sessions, rateLimiter, limits } = this.#deps;
-    const byIp = await rateLimiter.hit(`login:ip:${clientIp}`, limits.perIp, WINDOW_SECONDS);
-    const byEmail = await rateLimiter.hit(`login:email:${input.email}`, limits.perEmail, WINDOW_SECONDS);
-    const blocked = [byIp, byEmail].find((verdict) => !verdict.allowed);
+    const counters = [
+      { key: `login:fail:pair:${input.email}:${clientIp}`, limit: limits.perEmail },
+      { key: `login:fail:email:${input.email}`, limit: limits.perEmail * ACCOUNT_FACTOR },
+      { key: `login:fail:ip:${clientIp}`, limit: limits.perIp },
+    ];
+    const verdicts = await Promise.all(counters.map((c) => rateLimiter.check(c.key, c.limit, WINDOW_SECONDS)));
+    const blocked = verdicts.find((verdict) => !verdict.allowed);
     if (blocked) {
-      throw new AppError('RATE_LIMITED', 'Too many login attempts; try again later', { retryAfterSeconds: blocked.retryAfterSeconds });
+      throw new AppError('RATE_LIMITED', 'Too many failed login attempts; try again later', { retryAfterSeconds: blocked.retryAfterSeconds });
     }
 
     const user = await storage.users.findByEmail(input.email);
     this.#dummyHash ??= passwords.hash('nkra-timing-equaliser-password');
     const valid = await passwords.verify(user?.passwordHash ?? (await this.#dummyHash), input.password);
-    if (!user || !valid) throw new AppError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+    if (!user || !valid) {
+      await Promise.all(counters.map((c) => rateLimiter.hit(c.key, c.limit, WINDOW_SECONDS)));
+      throw new AppError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+    }
 
     const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);
     return {
