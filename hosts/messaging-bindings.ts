@@ -55,11 +55,20 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids, webhooks) => new ApplyDeliveryReport({ storage, clock, ids, webhooks }),
     [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids, webhooks) => new DeliverMessage({ storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: 60, webhooks }),
+    (storage, providers, clock, ids, webhooks) => new DeliverMessage({ storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */
 export async function loadProviders(container: Container): Promise<void> {
   await container.get(MESSAGING.runtime).reload();
+}
+
+/**
+ * How long a delivery attempt holds its message: long enough for one attempt through three providers
+ * timing out one after the other, short enough that a message whose worker died is taken over within a
+ * minute (the lease plus one recovery sweep; docs/messaging.md). 35 s with the default 10 s timeout.
+ */
+export function deliveryLeaseSeconds(config: Pick<Config, 'providerTimeoutMs'>): number {
+  return Math.max(30, Math.ceil((3 * config.providerTimeoutMs) / 1000) + 5);
 }

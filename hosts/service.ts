@@ -29,7 +29,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   await loadProviders(apiContainer);
   const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime) });
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
-  const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger);
+  const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger, workerContainer.getAll(WORKER.tasks));
   const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
   return {
     port: server.port, infra, apiContainer,

@@ -54,6 +54,14 @@ export class InMemoryMessageRepository implements MessageRepository {
     for (const m of this.#filtered(organizationId, filter).slice(0, limit)) yield copy(m);
   }
 
+  async releaseAbandonedClaims(now: Date, limit: number): Promise<string[]> {
+    const abandoned = [...this.#state.messages.values()]
+      .filter((m) => m.status === 'PENDING' && m.leaseUntil !== null && m.leaseUntil.getTime() < now.getTime())
+      .sort((a, b) => a.leaseUntil!.getTime() - b.leaseUntil!.getTime()).slice(0, limit);
+    for (const m of abandoned) { m.leaseUntil = null; m.updatedAt = now; }
+    return abandoned.map((m) => m.id);
+  }
+
   async countSince(organizationId: string, since: Date): Promise<number> {
     return this.#recent(organizationId, since).length;
   }

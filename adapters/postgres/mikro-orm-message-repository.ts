@@ -60,6 +60,13 @@ export class MikroOrmMessageRepository implements MessageRepository {
   }
 
   /** One statement, prepared: the conditional update returns the rows it claimed. */
+  async releaseAbandonedClaims(now: Date, limit: number): Promise<string[]> {
+    const rows = await sqlRows<{ id: string }>(this.#em, `update messages set lease_until = null, updated_at = $1
+      where id in (select id from messages where status = 'PENDING' and lease_until < $1 order by lease_until limit $2 for update skip locked)
+      returning id`, [now, limit]);
+    return rows.map((r) => r.id);
+  }
+
   async claimManyForDelivery(ids: readonly string[], now: Date, leaseUntil: Date): Promise<Message[]> {
     if (ids.length === 0) return [];
     const rows = await sqlRows<SelectedRow>(this.#em, `update messages set status = 'PENDING', attempts = attempts + 1, lease_until = $3, updated_at = $2

@@ -38,6 +38,12 @@ export interface MessageRepository {
    */
   claimManyForDelivery(ids: readonly string[], now: Date, leaseUntil: Date): Promise<Message[]>;
   /**
+   * Frees the claims of attempts that died with their process (PENDING with a lease already past:
+   * an attempt that ends, well or badly, always clears its lease) and answers their ids, at most
+   * `limit`, oldest lease first. Each claim is freed once, whichever process sweeps.
+   */
+  releaseAbandonedClaims(now: Date, limit: number): Promise<string[]>;
+  /**
    * Newest first (createdAt, then id), `limit` at most 100 (0 only counts). `total` counts the matching
    * messages but stops at `countUpTo` when given: an exact count over a million rows is too slow for
    * a page request (docs/adr/0006-delivery-log-pagination.md).

@@ -7,6 +7,8 @@ import type { Logger } from '../logger.ts';
 import { bindInfrastructure } from '../shared-bindings.ts';
 import { INFRA, token } from '../tokens.ts';
 import type { JobHandler } from './job-handler.ts';
+import type { PeriodicTask } from './periodic-task.ts';
+import { RecoverAbandonedDeliveries } from '../../core/use-cases/messaging/recover-abandoned-deliveries.ts';
 import { maintenanceHandler } from './maintenance-handler.ts';
 import { deliverMessageHandler } from './deliver-message-handler.ts';
 import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
@@ -29,7 +31,11 @@ import { campaignRunHandler } from './campaign-run-handler.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
+  tasks: token<PeriodicTask>('worker.tasks'),
 } as const;
+
+/** How often each worker process frees the claims of deliveries whose process died (RecoverAbandonedDeliveries). */
+const RECOVERY_SWEEP_MS = 10_000;
 
 /** Schedules the worker registers at start (cron, UTC). */
 export const SCHEDULES = [
@@ -45,6 +51,16 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
   container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
+  container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
+    const recover = new RecoverAbandonedDeliveries({ storage, clock });
+    return {
+      name: 'recover-abandoned-deliveries', everyMs: RECOVERY_SWEEP_MS,
+      async run() {
+        const { recovered } = await recover.execute();
+        if (recovered.length > 0) logger.warn({ messageIds: recovered.slice(0, 20), count: recovered.length }, 'recovered deliveries abandoned by a dead worker');
+      },
+    };
+  }, [INFRA.storage, INFRA.clock]);
   container.bind(WORKER.handlers).toResolvedValue((runtime, storage, apply) => deliveryStatusPollHandler(runtime, storage, apply, logger),
     [MESSAGING.runtime, INFRA.storage, MESSAGING.applyDeliveryReport]);
   container.bind(WORKER.handlers).toResolvedValue((check) => ({

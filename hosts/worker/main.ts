@@ -14,7 +14,7 @@ try {
   const container = buildWorkerContainer(config, logger, infra);
   await loadProviders(container);
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
-  const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), logger);
+  const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), logger, container.getAll(WORKER.tasks));
   onShutdownSignal(logger, async () => {
     await worker.stop();
     await infra.close();

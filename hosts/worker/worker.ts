@@ -2,6 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import { isAppError } from '../../core/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { JobHandler } from './job-handler.ts';
+import { startPeriodicTasks, type PeriodicTask } from './periodic-task.ts';
 import { WORKER_POLICY_BY_CODE } from './retry-policy.ts';
 
 export interface RunningWorker {
@@ -14,7 +15,7 @@ export interface RunningWorker {
  * with its reason instead of thrown, so pg-boss does not retry it; anything else is thrown and retried
  * with the queue's exponential backoff.
  */
-export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[], logger: Logger): Promise<RunningWorker> {
+export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[], logger: Logger, tasks: readonly PeriodicTask[] = []): Promise<RunningWorker> {
   const ids: string[] = [];
   for (const handler of handlers) {
     const options = {
@@ -29,9 +30,11 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
     });
     ids.push(id);
   }
-  logger.info({ queues: handlers.map((h) => h.queue) }, 'worker started');
+  const periodic = startPeriodicTasks(tasks, logger);
+  logger.info({ queues: handlers.map((h) => h.queue), tasks: tasks.map((t) => t.name) }, 'worker started');
   return {
     async stop() {
+      await periodic.stop();
       await Promise.all(handlers.map((h) => boss.offWork(h.queue, { wait: true } as never).catch(() => undefined)));
     },
   };

@@ -42,6 +42,20 @@ export function describeMessageDeliveryContract(name: string, makeStorage: () =>
       expect(await storage.messages.claimManyForDelivery([], at(10), at(70))).to.deep.equal([]);
     });
 
+    it('frees the claims of attempts that died (PENDING, lease past) once each, and leaves live, cleared and final ones alone', async () => {
+      const dead = queued(org, { status: 'PENDING', attempts: 1, leaseUntil: at(1_000) });
+      const alive = queued(org, { status: 'PENDING', attempts: 1, leaseUntil: at(5_000) });
+      const waiting = queued(org, { status: 'PENDING', attempts: 1, leaseUntil: null }); // a transient failure, waiting for its retry
+      const done = aMessage(org, { leaseUntil: at(1_000) });
+      await storage.messages.insertMany([dead, alive, waiting, done]);
+      const freed = await storage.messages.releaseAbandonedClaims(at(2_000), 10_000);
+      expect(freed).to.include(dead.id).and.not.include.members([alive.id, waiting.id, done.id]);
+      expect((await storage.messages.findForDelivery(dead.id))?.leaseUntil).to.equal(null);
+      expect(await storage.messages.releaseAbandonedClaims(at(2_000), 10_000)).to.not.include(dead.id);
+      const [reclaimed] = await storage.messages.claimManyForDelivery([dead.id], at(2_001), at(2_060));
+      expect(reclaimed).to.include({ id: dead.id, status: 'PENDING', attempts: 2 });
+    });
+
     it('records a batch of accepted attempts: PENDING messages move and get one status event each; others keep only the attempt', async () => {
       const [a, b, moved] = [queued(org), queued(org), queued(org)];
       await storage.messages.insertMany([a, b, moved]);

@@ -1,0 +1,151 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import { testDatabaseUrl } from '../support/test-database.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MESSAGES = 20;
+const VENDOR_HOLD_MS = 3_000;
+
+/**
+ * A fake Arkesel v2 that holds every send VENDOR_HOLD_MS before answering. A send counts as accepted
+ * only when its answer reaches a live connection: one whose worker died meanwhile was never confirmed
+ * to the sender, like a vendor request cut off mid-flight.
+ */
+function startHoldingVendor() {
+  const state = { inFlight: 0, received: 0, accepted: new Map<string, number>() };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST') { // the provider health check (balance)
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'success', data: { main_balance: 100, sms_balance: 1000 } }));
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { recipients: string[] };
+      state.inFlight += 1; state.received += 1;
+      setTimeout(() => {
+        state.inFlight -= 1;
+        if (req.socket.destroyed) return;
+        for (const r of body.recipients.map((x) => x.replace(/\D/g, ''))) state.accepted.set(r, (state.accepted.get(r) ?? 0) + 1);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'success', data: body.recipients.map((recipient) => ({ recipient, id: randomUUID() })) }));
+      }, VENDOR_HOLD_MS);
+    });
+  });
+  return new Promise<{ url: string; state: typeof state; close: () => Promise<void> }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({
+      url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, state,
+      close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+    }));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function start(entry: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: os.tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += String(d); });
+  child.stderr!.on('data', (d) => { output += String(d); });
+  return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', function () {
+  this.timeout(180_000);
+  let admin: Database;
+  let db: Database;
+  let url: string;
+  const name = `nkra_crash_${process.pid}`;
+
+  before(async function () {
+    const base = await testDatabaseUrl();
+    if (!base) this.skip();
+    const at = (database: string) => { const u = new URL(base!); u.pathname = `/${database}`; return u.toString(); };
+    admin = await openDatabase({ databaseUrl: at('postgres'), poolSize: 1 });
+    await admin.em().execute(`drop database if exists ${name}`);
+    await admin.em().execute(`create database ${name}`);
+    url = at(name);
+  });
+  after(async () => {
+    await db?.close();
+    if (admin) { await admin.em().execute(`drop database if exists ${name} with (force)`).catch(() => undefined); await admin.close(); }
+  });
+
+  it('has every message of the batch in flight taken over and delivered within 60 s, each accepted by the vendor exactly once', async () => {
+    const vendor = await startHoldingVendor();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-crash-'));
+    const providersFile = path.join(dir, 'providers.json');
+    await writeFile(providersFile, JSON.stringify({ providers: [{
+      name: 'crash-arkesel', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['*'],
+      settings: { senderId: 'NKRA', baseUrl: vendor.url }, credentials: { apiKey: 'crash-test-key' },
+    }] }));
+    const port = await freePort();
+    const env = { DATABASE_URL: url, DATA_DIR: dir, PROVIDERS_FILE: providersFile, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const first = start('hosts/main.ts', env);
+    let second: ReturnType<typeof start> | null = null;
+    try {
+      await until(async () => {
+        if (first.child.exitCode !== null) throw new Error(`the service exited:\n${first.output()}`);
+        return fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status === 200, () => false);
+      }, 60_000, 'the service to start');
+      const call = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
+        const res = await fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+        return (await res.json() as { data: any }).data;
+      };
+      // A new organization sends on its trial credit (GHS 5 covers the 20 SMS).
+      const registered = await call('/auth/register', { email: `crash-${port}@example.com`, password: 'a-good-passphrase', firstName: 'K', lastName: 'Mensah', organizationName: 'Crash Ltd' });
+      const auth = { authorization: `Bearer ${registered.token}`, 'x-organization-id': registered.organizations[0].id };
+      const key = (await call('/api-keys', { name: 'Live', isSandbox: false }, auth)).key as string;
+      const recipients = Array.from({ length: MESSAGES }, (_, i) => `+23324${String(7_000_000 + i).padStart(7, '0')}`);
+      await call('/messages/bulk', { async: true, idempotencyKey: 'crash-batch', messages: recipients.map((to) => ({ channel: 'SMS', to, body: 'Delivered exactly once' })) }, { 'x-api-key': key });
+
+      await until(() => vendor.state.inFlight >= MESSAGES / 2, 30_000, 'sends in flight at the vendor');
+      first.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      await first.exited;
+      second = start('hosts/worker/main.ts', env);
+
+      db = await openDatabase({ databaseUrl: url, poolSize: 1 });
+      const statuses = async () => Object.fromEntries((await db.em().execute<{ status: string; n: string }[]>(
+        'select status, count(*) as n from messages where organization_id = ? group by status', [registered.organizations[0].id])).map((r) => [r.status, Number(r.n)]));
+      await until(async () => (await statuses())['SENT'] === MESSAGES, 90_000, 'every message SENT');
+      const recoveredInMs = Date.now() - killedAt;
+
+      expect(recoveredInMs, `recovered in ${recoveredInMs} ms`).to.be.below(60_000);
+      expect(await statuses()).to.deep.equal({ SENT: MESSAGES });
+      expect(recipients.map((r) => vendor.state.accepted.get(r.replace(/\D/g, '')) ?? 0)).to.deep.equal(Array(MESSAGES).fill(1));
+      expect(vendor.state.received).to.be.above(MESSAGES); // the cut-off sends were submitted again
+      const [ledger] = await db.em().execute<{ debits: string; charged: string }[]>(
+        `select (select -sum(amount) from ledger_entries where organization_id = ? and kind = 'DEBIT') as debits,
+                (select sum(cost) from messages where organization_id = ?) as charged`, [registered.organizations[0].id, registered.organizations[0].id]);
+      expect(Number(ledger?.debits)).to.equal(Number(ledger?.charged)).and.to.equal(MESSAGES * 3);
+    } finally {
+      first.child.kill('SIGKILL');
+      second?.child.kill('SIGTERM');
+      if (second) await second.exited;
+      await vendor.close();
+    }
+  });
+});
