@@ -66,7 +66,7 @@ function pathOf(prefix: string, issue: v.BaseIssue<unknown>): string {
  * Phone values are normalized here (national prefixes like 024 become +23324).
  */
 export function parseSegmentRule(raw: unknown, field = 'rules'): SegmentRule {
-  const result = v.safeParse(ruleSchema, raw);
+  const result = v.safeParse(ruleSchema, expandShorthand(raw, field));
   if (!result.success) {
     const messages = result.issues.map((issue) => `${pathOf(field, issue)}: ${issue.message}`);
     throw ruleError(field, pathOf(field, result.issues[0]!), messages);
@@ -84,6 +84,30 @@ export function parseSegmentRule(raw: unknown, field = 'rules'): SegmentRule {
     return rule;
   };
   return walk(result.output, 1, field);
+}
+
+/**
+ * The spec's shorthand (rules are "an object with free-form keys"): `{ "countryCode": "GH", "tags":
+ * ["vip"] }` means every key matches. A field equals its value (an array: any of its values); `tags`
+ * match by membership (an array: any of the tags); `optedOut` takes true or false; `address` names a
+ * channel address the contact must have. `{}` matches every contact. Objects with `all`, `any` or
+ * `field` are the full language and pass through unchanged.
+ */
+function expandShorthand(raw: unknown, field: string): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || 'all' in raw || 'any' in raw || 'field' in raw) return raw;
+  return {
+    all: Object.entries(raw).map(([key, value]) => {
+      if ((TEXT_FIELDS as readonly string[]).includes(key)) return { field: key, op: 'equals', value };
+      if (key === 'tags') {
+        const tags = Array.isArray(value) ? value : [value];
+        return { any: tags.map((tag) => ({ field: 'tags', op: 'contains', value: tag })) };
+      }
+      if (key === 'optedOut') return { field: 'optedOut', op: 'equals', value };
+      if (key === 'address') return { field: 'address', op: 'exists', value };
+      const known = [...TEXT_FIELDS, 'tags', 'optedOut', 'address'].join(', ');
+      throw ruleError(field, `${field}.${key}`, [`${field}.${key}: not a field a contact can be matched on (shorthand fields: ${known}; or use { "field", "op", "value" } conditions)`]);
+    }),
+  };
 }
 
 /** Phone values in E.164 terms: a full number is normalized; a prefix "024" (GH national) reads "+23324". */

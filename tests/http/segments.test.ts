@@ -30,6 +30,25 @@ describe('HTTP: /segments (create, list with counts, preview, static vs dynamic)
     expect((await app.api.post('/segments/preview', { rules: mtn }, other.auth)).body.data.count).to.equal(0);
   });
 
+  it('takes the spec shorthand (field equals value, an array any of its values, tags by membership) and {} for everyone, in preview and create', async () => {
+    const preview = async (rules: unknown) => (await app.api.post('/segments/preview', { rules }, owner.auth)).body.data.count as number;
+    expect(await preview({})).to.equal(3);
+    expect(await preview({ countryCode: 'GH', tags: ['vip'] })).to.equal(2);
+    expect(await preview({ tags: 'vip', firstName: ['ama', 'Yaw'] })).to.equal(1);
+    expect(await preview({ firstName: ['Kofi', 'Yaw'] })).to.equal(2);
+    expect(await preview({ address: 'email', optedOut: false })).to.equal(1);
+    expect(await preview({ tags: ['nobody-has-this'] })).to.equal(0);
+    const created = await app.api.post('/segments', { name: 'VIPs in Ghana', rules: { countryCode: 'GH', tags: ['vip'] } }, owner.auth);
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.data.contactCount).to.equal(2);
+    const everyone = await app.api.post('/segments', { name: 'Everyone', rules: {} }, owner.auth);
+    expect(everyone.status, everyone.text).to.equal(201);
+    expect(everyone.body.data.contactCount).to.equal(3);
+    const unknown = await app.api.post('/segments/preview', { rules: { favouriteColour: 'blue' } }, owner.auth);
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.details.path).to.equal('rules.favouriteColour');
+  });
+
   it('answers VALIDATION_ERROR pointing at the bad rule', async () => {
     const res = await app.api.post('/segments', { name: 'Bad', rules: { any: [mtn, { field: 'tags', op: 'startsWith', value: 'x' }] } }, owner.auth);
     expect(res.status).to.equal(400);
@@ -48,7 +67,7 @@ describe('HTTP: /segments (create, list with counts, preview, static vs dynamic)
     const list = await app.api.get('/segments', owner.auth);
     expect(list.status).to.equal(200);
     const counts = Object.fromEntries(list.body.data.map((s: any) => [s.name, s.contactCount]));
-    expect(counts).to.deep.equal({ MTN: 3, 'MTN frozen': 2 });
+    expect(counts).to.deep.include({ MTN: 3, 'MTN frozen': 2, Everyone: 4 }); // 'Everyone' ({}) is dynamic too: it follows 'Late'
     expect((await app.api.get(`/segments/${frozen.body.data.id}`, owner.auth)).body.data.rules).to.deep.equal({ ...mtn, value: ['+23324', '+23354', '+23355', '+23359'] });
     expect((await app.api.get(`/segments/${frozen.body.data.id}`, other.auth)).status).to.equal(404);
     expect((await app.api.get('/segments', other.auth)).body.data).to.deep.equal([]);
