@@ -73,6 +73,20 @@ describe('HTTP: POST /messages/send, POST /messages/bulk, GET /messages/:id', ()
       expect(email.received.find((m) => m.messageId === res.body.data.id)).to.include({ subject: 'Receipt', to: 'ama@example.com' });
     });
 
+    it('accepts bulk EMAIL items without a subject: the item\'s subject, else the template\'s, else the body\'s first line', async () => {
+      const long = 'Your statement for November is ready: three payments, two refunds and one standing order were recorded';
+      const res = await app.api.post('/messages/bulk', { messages: [
+        { channel: 'EMAIL', to: 'one@example.com', body: '<p>Your <b>order</b> shipped</p>\n<p>Track it online</p>' },
+        { channel: 'EMAIL', to: 'two@example.com', body: long },
+        { channel: 'EMAIL', to: 'three@example.com', body: 'Hello', subject: 'Chosen subject' },
+      ] }, { apiKey: liveKey });
+      expect(res.status, res.text).to.equal(201);
+      const subjects = res.body.data.map((log: { id: string }) => email.received.find((m) => m.messageId === log.id)?.subject);
+      expect(subjects[0]).to.equal('Your order shipped');
+      expect(subjects[1]).to.match(/^Your statement for November is ready: three payments, two refunds and one…$/).and.have.length.at.most(78);
+      expect(subjects[2]).to.equal('Chosen subject');
+    });
+
     it('runs a sandbox key through the sandbox only, never charged; magic recipients simulate outcomes', async () => {
       const before = await balance(owner);
       const received = sms.received.length;

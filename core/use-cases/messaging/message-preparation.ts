@@ -54,7 +54,8 @@ export interface PreparedMessage {
  * problem is a VALIDATION_ERROR naming the field (or TEMPLATE_NOT_APPROVED); `field` prefixes the
  * names for bulk items ("messages[3].to").
  */
-export function prepareMessage(draft: MessageDraft, template: Template | null, rules: readonly PricingRule[], field = ''): PreparedMessage {
+export function prepareMessage(draft: MessageDraft, template: Template | null, rules: readonly PricingRule[], field = '',
+  options: { subjectFromBody?: boolean } = {}): PreparedMessage {
   if (draft.templateId && !template) throw invalid(`${field}templateId`, 'template not found');
   if (template) {
     if (template.channel !== draft.channel) throw invalid(`${field}templateId`, `template is for ${template.channel}, not ${draft.channel}`);
@@ -72,7 +73,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
 
   let subject: string | null = null;
   if (draft.channel === 'EMAIL') {
-    const rawSubject = draft.subject ?? template?.subject ?? undefined;
+    const rawSubject = draft.subject?.trim() ? draft.subject : template?.subject ?? (options.subjectFromBody ? subjectFromBody(rendered.text) : undefined);
     if (!rawSubject?.trim()) throw invalid(`${field}subject`, 'subject is required for EMAIL (or a template with a subject)');
     const renderedSubject = renderTemplate(rawSubject, draft.variables ?? {}, 'text');
     if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
@@ -90,6 +91,21 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     subject, body: rendered.text, templateId: template?.id ?? null, senderId: draft.senderId ?? null,
     segments: preview.segments, encoding: preview.encoding, price: preview.price,
   };
+}
+
+/** Longest default subject: RFC 5322's recommended line length. */
+const DEFAULT_SUBJECT_MAX = 78;
+
+/**
+ * The subject of a bulk EMAIL item that names none (the spec's bulk item has no `subject` field) and
+ * has no template subject: the body's first non-empty line as plain text, cut at 78 characters on a
+ * word boundary with an ellipsis (docs/messaging-rules.md).
+ */
+export function subjectFromBody(body: string): string {
+  const line = body.replace(/<[^>]*>/g, ' ').split(/\r?\n/).map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
+  if (line.length <= DEFAULT_SUBJECT_MAX) return line;
+  const cut = line.slice(0, DEFAULT_SUBJECT_MAX - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 40 ? cut.lastIndexOf(' ') : cut.length)}…`;
 }
 
 function invalid(field: string, message: string): AppError {

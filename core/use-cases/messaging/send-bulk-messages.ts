@@ -46,7 +46,7 @@ export class SendBulkMessages {
     const templates = new Map(await Promise.all(templateIds.map(async (id) => [id, await this.#deps.storage.templates.findById(ctx.organizationId, id)] as const)));
     const prepared: PreparedMessage[] = items.map((item, index) => {
       try {
-        return prepareMessage({ ...item, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules);
+        return prepareMessage({ ...item, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true });
       } catch (error) {
         throw itemError(error, index);
       }
