@@ -75,6 +75,10 @@ describe('E2E: the dashboard in a real browser', function () {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Set up your organization' }).waitFor();
+    // Submitting without the acknowledgement says what is missing instead of "Saved.".
+    await page.getByRole('button', { name: 'Finish onboarding' }).click();
+    await page.getByText('Acknowledge the messaging rules to finish onboarding', { exact: true }).waitFor();
+    expect(await page.getByText('Saved.').count()).to.equal(0);
     await page.getByLabel('Business email').fill('hello@kumasi-pharmacy.example');
     await page.getByLabel('Business phone').fill('0241234567');
     await page.getByRole('checkbox', { name: 'SMS' }).check();
@@ -82,7 +86,8 @@ describe('E2E: the dashboard in a real browser', function () {
     await screenshot(page, '02-onboarding');
     await page.getByRole('button', { name: 'Finish onboarding' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    expect(await page.getByTestId('overview-balance').textContent()).to.equal('GHS 0.00');
+    // A new organization starts with the trial credit (TRIAL_CREDIT_GHS, GHS 5 by default): it can send at once.
+    expect(await page.getByTestId('overview-balance').textContent()).to.equal('GHS 5.00');
     await screenshot(page, '03-overview');
   });
 
@@ -167,7 +172,7 @@ describe('E2E: the dashboard in a real browser', function () {
     await screenshot(page, '09-delivery-logs');
     await go('/app', 'Overview');
     const balance = Number((await page.getByTestId('overview-balance').textContent())!.replace(/[^\d.]/g, ''));
-    expect(balance).to.be.below(100).and.above(99);
+    expect(balance).to.be.below(105).and.above(104); // the trial credit, the GHS 100 top-up, less the sends
     if (server.routes.has('GET /analytics/overview')) await page.getByTestId('overview-messages').filter({ hasText: /^[1-9][0-9]*$/ }).waitFor();
     await screenshot(page, '21-overview-after-send');
   });
@@ -328,6 +333,13 @@ describe('E2E: the dashboard in a real browser', function () {
       await visitor.page.getByRole('button', { name: 'Set password' }).click();
       await visitor.page.getByText('Your password was updated.').waitFor();
       await screenshot(visitor.page, '17-password-reset');
+      // The reset ended every session of the account, the main page's too: it signs in again with the new password.
+      await page.goto('/app');
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       expect(visitor.errors).to.deep.equal([]);
     } finally { await visitor.context.close(); }
   });
