@@ -15,7 +15,7 @@ export function isPhoneChannel(channel: Channel): boolean {
  * `phone` carries the parsed number for the fraud checks (null for email and push).
  */
 export type RecipientResult =
-  | { ok: true; recipient: string; country: string | null; phone: NormalizedPhone | null }
+  | { ok: true; recipient: string; country: string | null; phone: NormalizedPhone | null; /** PUSH only. */ pushTokenKind?: PushTokenKind }
   | { ok: false; reason: string };
 
 /** RFC 5321: 64 octets of local part, 255 of domain, 254 for the whole path an MTA will accept. */
@@ -27,11 +27,25 @@ const DOMAIN_LABEL_MAX_LENGTH = 63;
 export const PUSH_TOKEN_MIN_LENGTH = 100;
 export const PUSH_TOKEN_MAX_LENGTH = 4096;
 const PUSH_TOKEN = /^[A-Za-z0-9_:-]+$/;
+/** APNs device tokens as apps get them: hex, 32 bytes (64 digits) today; Apple warns the size may grow. */
+const APNS_TOKEN = /^(?:[0-9a-f]{2}){32,100}$/i;
+/** Expo push tokens: `ExponentPushToken[...]` (or the newer `ExpoPushToken[...]`). */
+const EXPO_TOKEN = /^Expo(?:nent)?PushToken\[[A-Za-z0-9_-]{8,200}\]$/;
+
+/** Which push service a device token belongs to (the vendor that can deliver to it). */
+export type PushTokenKind = 'fcm' | 'apns' | 'expo';
+
+/** Detects a token's push service, or null when it is none of the kinds we deliver to. */
+export function pushTokenKind(token: string): PushTokenKind | null {
+  if (EXPO_TOKEN.test(token)) return 'expo';
+  if (APNS_TOKEN.test(token)) return 'apns';
+  return isPushToken(token) ? 'fcm' : null;
+}
 
 /**
  * Normalizes the `to` of a send for its channel: SMS, WHATSAPP and VOICE take a phone number
- * (read with `countryCode` as the default country, see normalizePhone), EMAIL an address, PUSH an
- * FCM device token. `reason` reads after the field name ("to is not a valid email address").
+ * (read with `countryCode` as the default country, see normalizePhone), EMAIL an address, PUSH a
+ * device token of FCM, APNs or Expo (its kind detected). `reason` reads after the field name ("to is not a valid email address").
  */
 export function normalizeRecipient(channel: Channel, raw: string, countryCode: string = DEFAULT_COUNTRY): RecipientResult {
   switch (channel) {
@@ -49,10 +63,11 @@ export function normalizeRecipient(channel: Channel, raw: string, countryCode: s
     }
     case 'PUSH': {
       const token = raw.trim();
-      if (!isPushToken(token)) {
-        return { ok: false, reason: `is not a valid push device token (${PUSH_TOKEN_MIN_LENGTH}-${PUSH_TOKEN_MAX_LENGTH} characters of A-Z a-z 0-9 _ : -)` };
+      const kind = pushTokenKind(token);
+      if (!kind) {
+        return { ok: false, reason: 'is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token or an Expo push token)' };
       }
-      return { ok: true, recipient: token, country: null, phone: null };
+      return { ok: true, recipient: kind === 'apns' ? token.toLowerCase() : token, country: null, phone: null, pushTokenKind: kind };
     }
   }
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { pushTokenKind, type PushTokenKind } from '../../domain/recipient.ts';
 import { parseInput } from '../../validation.ts';
 import type { Channel } from '../../domain/channel.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
@@ -15,6 +16,8 @@ export interface MessageCostPreview {
   recipient: string;
   /** The destination country that picked the pricing rule; null for email, push and non-geographic numbers. */
   country: string | null;
+  /** PUSH: the service the device token belongs to (fcm, apns, expo). */
+  pushTokenKind?: PushTokenKind | null;
   /** SMS only (null otherwise): encoding, length in septets / UTF-16 code units, room per segment at this length. */
   encoding: SmsEncoding | null;
   characters: number | null;
@@ -61,6 +64,7 @@ export class PreviewMessageCost {
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
       segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(cost.price), currency: 'GHS',
       subject: prepared.subject, body: prepared.body,
+      ...(prepared.channel === 'PUSH' ? { pushTokenKind: pushTokenKind(prepared.recipient) } : {}),
     };
   }
 }

@@ -44,6 +44,14 @@ describe('Contract: FCM HTTP v1 adapter against a local OAuth + FCM fake', () =>
     });
   });
 
+  it('refuses an APNs or Expo token for good (TOKEN_NOT_FCM) without calling FCM', async () => {
+    for (const to of ['740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad', 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]']) {
+      const result = await provider().send(message({ to }));
+      expect(result).to.include({ accepted: false, retryable: false, errorCode: 'TOKEN_NOT_FCM' });
+    }
+    expect(fake.received).to.have.length(0);
+  });
+
   it('uses the subject as the title, and sends no title when there is neither subject nor default', async () => {
     await provider({ defaultTitle: 'Nkra' }).send(message({ subject: 'Payment received' }));
     await provider().send(message());

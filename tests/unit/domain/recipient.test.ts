@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Channel } from '../../../core/domain/channel.ts';
-import { EMAIL_MAX_LENGTH, isPhoneChannel, normalizeEmail, normalizeRecipient } from '../../../core/domain/recipient.ts';
+import { EMAIL_MAX_LENGTH, isPhoneChannel, normalizeEmail, normalizeRecipient, pushTokenKind } from '../../../core/domain/recipient.ts';
 
 /** A realistic FCM registration token: instance id, ':', then a 'APA91b' URL-safe base64 blob. */
 const FCM_TOKEN = 'dXk3b9Q2RmS8TmVtb0pLcW:APA91bH' + 'x1Yz_AbC-dEf0123456789'.repeat(6);
@@ -73,7 +73,7 @@ describe('domain: normalizeRecipient', () => {
   });
 
   it('accepts an FCM registration token, trimmed and case kept', () => {
-    expect(normalizeRecipient('PUSH', ` ${FCM_TOKEN}\n`)).to.deep.equal({ ok: true, recipient: FCM_TOKEN, country: null, phone: null });
+    expect(normalizeRecipient('PUSH', ` ${FCM_TOKEN}\n`)).to.deep.equal({ ok: true, recipient: FCM_TOKEN, country: null, phone: null, pushTokenKind: 'fcm' });
   });
 
   it('accepts push tokens of 100 and 4096 characters and refuses 99 and 4097', () => {
@@ -88,10 +88,19 @@ describe('domain: normalizeRecipient', () => {
       const token = FCM_TOKEN.slice(0, 120) + bad + FCM_TOKEN.slice(120);
       expect(normalizeRecipient('PUSH', token).ok, JSON.stringify(bad)).to.equal(false);
     }
-    expect(reason('PUSH', '0241234567')).to.equal('is not a valid push device token (100-4096 characters of A-Z a-z 0-9 _ : -)');
+    expect(reason('PUSH', '0241234567')).to.equal('is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token or an Expo push token)');
   });
 
-  it('refuses a 64-character APNs hex token, which is not an FCM token', () => {
-    expect(normalizeRecipient('PUSH', 'f'.repeat(64)).ok).to.equal(false);
+  it('accepts the tokens apps really have and detects their service: FCM, APNs (64 hex digits, lowercased), Expo', () => {
+    expect(normalizeRecipient('PUSH', FCM_TOKEN)).to.deep.include({ ok: true, recipient: FCM_TOKEN, pushTokenKind: 'fcm' });
+    const apns = '740F4707BEBCF74F9B7C25D48E3358945F6AA01DA5DDB387462C7EAF61BB78AD';
+    expect(normalizeRecipient('PUSH', apns)).to.deep.include({ ok: true, recipient: apns.toLowerCase(), pushTokenKind: 'apns' });
+    for (const expo of ['ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]', 'ExpoPushToken[AbC123-_xyz0123456789]']) {
+      expect(normalizeRecipient('PUSH', expo)).to.deep.include({ ok: true, recipient: expo, pushTokenKind: 'expo' });
+    }
+    for (const bad of ['f'.repeat(63), 'f'.repeat(65), 'ExponentPushToken[]', 'ExponentPushToken[a b]', 'g'.repeat(64)]) {
+      expect(normalizeRecipient('PUSH', bad).ok, bad).to.equal(false);
+    }
+    expect(pushTokenKind('not a token')).to.equal(null);
   });
 });
