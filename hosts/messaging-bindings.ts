@@ -49,9 +49,9 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.fraudLimits).toConstantValue({
     recipientPerHour: config.fraudRecipientPerHour, newTenantDays: config.fraudNewTenantDays, newTenantPerHour: config.fraudNewTenantPerHour,
   });
-  container.bind(MESSAGING.checkProviderHealth).toResolvedValue((providers, runtime, ids, clock) => new CheckProviderHealth({
-    providers, ids, clock, run: (id) => runtime.runHealthCheck(id), onChecked: (id, ok) => runtime.directory.setHealth(id, ok),
-  }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock]).inSingletonScope();
+  container.bind(MESSAGING.checkProviderHealth).toResolvedValue((providers, runtime, ids, clock, rateLimiter) => new CheckProviderHealth({
+    providers, ids, clock, rateLimiter, run: (id) => runtime.runHealthCheck(id), onChecked: (id, ok) => runtime.directory.setHealth(id, ok),
+  }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock, INFRA.rateLimiter]).inSingletonScope();
   container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids, webhooks) => new ApplyDeliveryReport({ storage, clock, ids, webhooks }),
     [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { INFRA } from '../../hosts/tokens.ts';
+import { SystemClock } from '../../adapters/memory/system-clock.ts';
+import { loadProviders, MESSAGING } from '../../hosts/messaging-bindings.ts';
+import { syncProviderConfiguration } from '../../hosts/provider-runtime.ts';
+import { testConfig } from '../support/test-config.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { registerTenant } from '../support/tenants.ts';
 
@@ -27,13 +34,17 @@ describe('HTTP: /providers', () => {
     expect(sms).to.not.have.property('credentials');
   });
 
-  it('requires a session (401) and lets only platform administrators run a health check (403)', async () => {
+  it('requires a session (401); any signed-in user may run a health check, and a check of the last 30 s is shared, not repeated', async () => {
     expect((await app.api.get('/providers')).status).to.equal(401);
-    const tenant = await registerTenant(app.api);
+    expect((await app.api.post('/providers/x/health-check')).status).to.equal(401);
+    const [tenant, other] = [await registerTenant(app.api), await registerTenant(app.api)];
     const [first] = (await app.api.get('/providers', { token: tenant.token })).body.data;
     const res = await app.api.post(`/providers/${first.id}/health-check`, undefined, { token: tenant.token });
-    expect(res.status).to.equal(403);
-    expect(res.body.error.code).to.equal('FORBIDDEN');
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.data).to.include({ providerId: first.id, ok: true });
+    const again = await app.api.post(`/providers/${first.id}/health-check`, undefined, { token: other.token });
+    expect(again.body.data).to.include({ shared: true, checkedAt: res.body.data.checkedAt });
+    expect(JSON.stringify(res.body)).to.not.match(/credential|apiKey|secret/i);
   });
 
   it('runs a real health check, records it, and shows it in the provider history', async () => {
@@ -54,5 +65,30 @@ describe('HTTP: /providers', () => {
     const res = await app.api.post('/providers/no-such-provider/health-check', undefined, { token: ops.token });
     expect(res.status).to.equal(404);
     expect(res.body.error.code).to.equal('NOT_FOUND');
+  });
+
+  it('limits one user to 10 on-demand checks a minute (429 RATE_LIMITED); administrators are not limited', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-providers-'));
+    const file = path.join(dir, 'providers.json');
+    await writeFile(file, JSON.stringify({ providers: Array.from({ length: 12 }, (_, i) => ({
+      name: `outbox-extra-${i}`, vendor: 'outbox', channel: 'SMS', priority: 2000 + i, countries: ['*'], settings: {}, credentials: {}, active: false, // never routed to
+    })) }));
+    const many = await startTestApp({ config: { dataDir: dir } });
+    try {
+      // What PROVIDERS_FILE does at start, applied to the running app: twelve providers to check.
+      await syncProviderConfiguration(many.container.get(MESSAGING.providerRepository), new SystemClock(), testConfig({ providersFile: file, dataDir: dir }));
+      await loadProviders(many.container);
+      const tenant = await registerTenant(many.api, 'health-limit');
+      const ids = ((await many.api.get('/providers', { token: tenant.token })).body.data as Array<{ id: string; name: string }>)
+        .filter((p) => p.name.startsWith('outbox-extra-')).map((p) => p.id);
+      expect(ids).to.have.length(12);
+      const statuses = [];
+      for (const id of ids.slice(0, 11)) statuses.push((await many.api.post(`/providers/${id}/health-check`, undefined, { token: tenant.token })).status);
+      expect(statuses).to.deep.equal([...Array(10).fill(200), 429]);
+      await many.container.get(INFRA.storage).users.setPlatformRole(tenant.userId, 'PLATFORM_SUPER_ADMIN');
+      expect((await many.api.post(`/providers/${ids[11]}/health-check`, undefined, { token: tenant.token })).status).to.equal(200);
+    } finally {
+      await many.close();
+    }
   });
 });

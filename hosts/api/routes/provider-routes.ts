@@ -1,7 +1,7 @@
 import type { CheckProviderHealth } from '../../../core/use-cases/providers/check-provider-health.ts';
 import type { GetProvider } from '../../../core/use-cases/providers/get-provider.ts';
 import type { ListProviders } from '../../../core/use-cases/providers/list-providers.ts';
-import { ok, type RouteDefinition } from '../route.ts';
+import { ok, requireUser, type RouteDefinition } from '../route.ts';
 
 export interface ProviderRouteDeps {
   listProviders: ListProviders;
@@ -26,9 +26,13 @@ export function providerRoutes(deps: ProviderRouteDeps): RouteDefinition[] {
       handler: async ({ params }) => ok(await deps.getProvider.execute(params['id'] ?? '')),
     },
     {
-      method: 'POST', path: '/providers/:id/health-check', tag: 'Providers', summary: 'Run a real health check now and record it',
-      auth: 'platform-admin', responses: { 200: 'The recorded result', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' },
-      handler: async ({ params }) => ok(await deps.checkProviderHealth.execute(params['id'] ?? '')),
+      method: 'POST', path: '/providers/:id/health-check', tag: 'Providers',
+      summary: 'Run a real health check now and record it (any signed-in user; a check of the last 30 s is shared instead of repeated)',
+      auth: 'user', responses: { 200: 'The recorded result (`shared: true` when it is a recent one)', 401: 'UNAUTHORIZED', 404: 'NOT_FOUND', 429: 'RATE_LIMITED (10 a minute per user)' },
+      handler: async (input) => {
+        const user = requireUser(input);
+        return ok(await deps.checkProviderHealth.executeOnDemand(input.params['id'] ?? '', { userId: user.userId, platformAdmin: user.platformRole === 'PLATFORM_SUPER_ADMIN' && !user.impersonatorId }));
+      },
     },
   ];
 }
