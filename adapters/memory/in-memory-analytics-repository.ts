@@ -11,13 +11,14 @@ export class InMemoryAnalyticsRepository implements AnalyticsRepository {
     return [...this.#state.messages.values()].filter((m) => m.organizationId === organizationId && m.createdAt >= from && m.createdAt < to);
   }
 
-  async dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]> {
+  async dailyMessages(organizationId: string, from: Date, to: Date, outboxProviders: readonly string[] = []): Promise<DailyMessageTotal[]> {
     const totals = new Map<string, DailyMessageTotal>();
     for (const m of this.#messages(organizationId, from, to)) {
       const status = m.status === 'PENDING' ? 'QUEUED' : m.status;
       const key = `${day(m.createdAt)}|${m.channel}|${status}`;
-      const t = totals.get(key) ?? { day: day(m.createdAt), channel: m.channel, status, messages: 0, segments: 0, cost: 0 };
+      const t = totals.get(key) ?? { day: day(m.createdAt), channel: m.channel, status, messages: 0, segments: 0, cost: 0, outbox: 0 };
       t.messages += 1; t.segments += m.segments; t.cost += m.cost;
+      if (m.provider !== null && outboxProviders.includes(m.provider)) t.outbox += 1;
       totals.set(key, t);
     }
     return [...totals.values()];

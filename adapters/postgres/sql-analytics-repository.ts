@@ -14,12 +14,13 @@ export class SqlAnalyticsRepository implements AnalyticsRepository {
   readonly #em: EntityManager;
   constructor(em: EntityManager) { this.#em = em; }
 
-  async dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]> {
-    const rows = await sqlRows<{ day: string; channel: Channel; status: Exclude<DeliveryStatus, 'PENDING'>; messages: string; segments: string; cost: string }>(this.#em,
-      `select day::text as day, channel, status, sum(messages) as messages, sum(segments) as segments, sum(cost) as cost
+  async dailyMessages(organizationId: string, from: Date, to: Date, outboxProviders: readonly string[] = []): Promise<DailyMessageTotal[]> {
+    const rows = await sqlRows<{ day: string; channel: Channel; status: Exclude<DeliveryStatus, 'PENDING'>; messages: string; segments: string; cost: string; outbox: string }>(this.#em,
+      `select day::text as day, channel, status, sum(messages) as messages, sum(segments) as segments, sum(cost) as cost,
+         coalesce(sum(messages) filter (where provider = any($4::text[])), 0) as outbox
        from message_daily_stats where organization_id = $1 and day >= ($2::timestamptz at time zone 'UTC')::date and day < ($3::timestamptz at time zone 'UTC')::date
-       group by 1, 2, 3 having sum(messages) <> 0`, [organizationId, from, to]);
-    return rows.map((r) => ({ day: r.day, channel: r.channel, status: r.status, messages: Number(r.messages), segments: Number(r.segments), cost: Number(r.cost) }));
+       group by 1, 2, 3 having sum(messages) <> 0`, [organizationId, from, to, [...outboxProviders]]);
+    return rows.map((r) => ({ day: r.day, channel: r.channel, status: r.status, messages: Number(r.messages), segments: Number(r.segments), cost: Number(r.cost), outbox: Number(r.outbox) }));
   }
 
   async dailyLedger(organizationId: string, from: Date, to: Date): Promise<DailyLedgerTotal[]> {

@@ -13,6 +13,8 @@ export interface DailyMessageTotal {
   messages: number;
   segments: number;
   cost: number;
+  /** Of `messages`, those handled by one of the `outboxProviders` given (written locally, never delivered). */
+  outbox: number;
 }
 
 /** Ledger amounts of one UTC day and kind (signed pesewas: debits negative). */
@@ -50,7 +52,7 @@ export interface TemplateUsage {
  * `dailyLedger` and `providerOutcomes` count by creation day, so their `from` and `to` must be UTC midnights.
  */
 export interface AnalyticsRepository {
-  dailyMessages(organizationId: string, from: Date, to: Date): Promise<DailyMessageTotal[]>;
+  dailyMessages(organizationId: string, from: Date, to: Date, outboxProviders?: readonly string[]): Promise<DailyMessageTotal[]>;
   dailyLedger(organizationId: string, from: Date, to: Date): Promise<DailyLedgerTotal[]>;
   /** Outcomes per provider of messages created in the window (only messages a provider was tried for). */
   providerOutcomes(organizationId: string, from: Date, to: Date): Promise<ProviderOutcomeTotal[]>;

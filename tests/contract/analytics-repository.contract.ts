@@ -32,16 +32,17 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
       await storage.wallets.update(org, () => ({ amount: 3, kind: 'REFUND', reference: uniqueId('m'), description: 'refund' }), at(DAY + 9));
     });
 
-    it('totals messages per UTC day, channel and status, within the organization and window', async () => {
-      const rows = sortBy(await storage.analytics.dailyMessages(org, from, to), (r) => `${r.day}${r.channel}${r.status}`);
+    it('totals messages per UTC day, channel and status, within the organization and window, counting those of outbox providers', async () => {
+      const rows = sortBy(await storage.analytics.dailyMessages(org, from, to, ['p2']), (r) => `${r.day}${r.channel}${r.status}`);
       expect(rows).to.deep.equal([
-        { day: '2026-03-02', channel: 'SMS', status: 'DELIVERED', messages: 1, segments: 2, cost: 6 },
-        { day: '2026-03-02', channel: 'SMS', status: 'SENT', messages: 1, segments: 1, cost: 3 },
-        { day: '2026-03-03', channel: 'SMS', status: 'DELIVERED', messages: 1, segments: 2, cost: 6 },
-        { day: '2026-03-03', channel: 'SMS', status: 'FAILED', messages: 1, segments: 1, cost: 0 },
-        { day: '2026-03-03', channel: 'SMS', status: 'REJECTED', messages: 1, segments: 1, cost: 0 },
-        { day: '2026-03-03', channel: 'WHATSAPP', status: 'DELIVERED', messages: 1, segments: 1, cost: 8 },
+        { day: '2026-03-02', channel: 'SMS', status: 'DELIVERED', messages: 1, segments: 2, cost: 6, outbox: 0 },
+        { day: '2026-03-02', channel: 'SMS', status: 'SENT', messages: 1, segments: 1, cost: 3, outbox: 0 },
+        { day: '2026-03-03', channel: 'SMS', status: 'DELIVERED', messages: 1, segments: 2, cost: 6, outbox: 0 },
+        { day: '2026-03-03', channel: 'SMS', status: 'FAILED', messages: 1, segments: 1, cost: 0, outbox: 1 },
+        { day: '2026-03-03', channel: 'SMS', status: 'REJECTED', messages: 1, segments: 1, cost: 0, outbox: 0 },
+        { day: '2026-03-03', channel: 'WHATSAPP', status: 'DELIVERED', messages: 1, segments: 1, cost: 8, outbox: 1 },
       ]);
+      expect((await storage.analytics.dailyMessages(org, from, to)).every((r) => r.outbox === 0)).to.equal(true);
     });
 
     it('totals ledger amounts per UTC day and kind', async () => {
@@ -81,9 +82,9 @@ export function describeAnalyticsRepositoryContract(name: string, makeStorage: (
         throw new Error('rolled back');
       }).catch(() => undefined);
       expect(sortBy(await storage.analytics.dailyMessages(own, from, to), (r) => r.status)).to.deep.equal([
-        { day: '2026-03-02', channel: 'SMS', status: 'DELIVERED', messages: 10, segments: 10, cost: 30 },
-        { day: '2026-03-02', channel: 'SMS', status: 'FAILED', messages: 1, segments: 1, cost: 0 },
-        { day: '2026-03-02', channel: 'SMS', status: 'QUEUED', messages: 20, segments: 20, cost: 60 },
+        { day: '2026-03-02', channel: 'SMS', status: 'DELIVERED', messages: 10, segments: 10, cost: 30, outbox: 0 },
+        { day: '2026-03-02', channel: 'SMS', status: 'FAILED', messages: 1, segments: 1, cost: 0, outbox: 0 },
+        { day: '2026-03-02', channel: 'SMS', status: 'QUEUED', messages: 20, segments: 20, cost: 60, outbox: 0 },
       ]);
       expect(await storage.analytics.providerOutcomes(own, from, to)).to.deep.equal([{ provider: 'p9', accepted: 10, failed: 1 }]);
     });

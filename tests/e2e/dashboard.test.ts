@@ -150,6 +150,8 @@ describe('E2E: the dashboard in a real browser', function () {
   it('sends a message with its cost preview, and finds it in the delivery logs with its history', async () => {
     await seedWallet();
     await go('/app/send', 'Send a message');
+    // No vendor configured: the dashboard says so before anything is sent.
+    expect(await page.getByTestId('outbox-banner').textContent()).to.include('Nothing leaves this machine').and.include('SMS');
     await page.getByLabel('Recipient').fill('0241234567');
     await page.getByLabel('Message', { exact: true }).fill('Your order is on its way');
     await page.getByTestId('preview-price').waitFor();
@@ -173,7 +175,10 @@ describe('E2E: the dashboard in a real browser', function () {
     await go('/app', 'Overview');
     const balance = Number((await page.getByTestId('overview-balance').textContent())!.replace(/[^\d.]/g, ''));
     expect(balance).to.be.below(105).and.above(104); // the trial credit, the GHS 100 top-up, less the sends
-    if (server.routes.has('GET /analytics/overview')) await page.getByTestId('overview-messages').filter({ hasText: /^[1-9][0-9]*$/ }).waitFor();
+    if (server.routes.has('GET /analytics/overview')) {
+      await page.getByTestId('overview-messages').filter({ hasText: /^[1-9][0-9]*$/ }).waitFor();
+      expect(await page.getByTestId('overview-outbox').textContent()).to.match(/written to the outbox, not delivered/);
+    }
     await screenshot(page, '21-overview-after-send');
   });
 

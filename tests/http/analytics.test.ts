@@ -97,3 +97,22 @@ describe('HTTP: /analytics', function () {
     expect(res.body.data[0]).to.include({ status: 'FAILED', errorCode: 'VENDOR_REJECTED', reason: 'destination refused', cost: 0 });
   });
 });
+
+describe('HTTP: /analytics with the default outbox provider (nothing leaves the machine)', function () {
+  this.timeout(30_000);
+  let app: TestApp;
+  before(async () => { app = await startTestApp(); }); // the configured providers: the outbox on a fresh install
+  after(async () => { await app?.close(); });
+
+  it('counts messages written to the outbox as outbox, not accepted, and leaves them out of the delivery rate; each log names its provider', async () => {
+    const owner = await registerTenant(app.api, 'outbox-analytics');
+    await app.container.get(INFRA.storage).wallets.update(owner.organizationId, () => ({ amount: 1_000, kind: 'TOP_UP', reference: 'seed-outbox', description: 'seed' }), new Date());
+    const key = (await app.api.post('/api-keys', { name: 'Live', isSandbox: false }, owner.auth)).body.data.key as string;
+    const sent = await app.api.post('/messages/send', { channel: 'SMS', to: '+233245550999', body: 'Only written locally' }, { apiKey: key });
+    expect(sent.status, sent.text).to.equal(201);
+    expect(sent.body.data).to.include({ status: 'SENT', provider: 'outbox-sms' });
+    const totals = (await app.api.get('/analytics/overview', owner.auth)).body.data.totals;
+    expect(totals).to.include({ messages: 1, accepted: 0, outbox: 1, deliveryRate: null });
+  });
+});
+

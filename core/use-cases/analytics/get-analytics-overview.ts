@@ -7,17 +7,18 @@ import type { Storage } from '../../ports/storage.ts';
 
 export const OVERVIEW_DAYS = 30;
 
-interface Sums { messages: number; accepted: number; delivered: number; failed: number; rejected: number; cost: number }
-const zero = (): Sums => ({ messages: 0, accepted: 0, delivered: 0, failed: 0, rejected: 0, cost: 0 });
+interface Sums { messages: number; accepted: number; delivered: number; failed: number; rejected: number; cost: number; outbox: number }
+const zero = (): Sums => ({ messages: 0, accepted: 0, delivered: 0, failed: 0, rejected: 0, cost: 0, outbox: 0 });
 function add(s: Sums, r: DailyMessageTotal): void {
   s.messages += r.messages; s.cost += r.cost;
-  if (r.status === 'SENT' || r.status === 'DELIVERED') s.accepted += r.messages;
+  // Written to the outbox is not delivered: kept out of accepted, and so of the delivery rate.
+  if (r.status === 'SENT' || r.status === 'DELIVERED') { s.accepted += r.messages - r.outbox; s.outbox += r.outbox; }
   if (r.status === 'DELIVERED') s.delivered += r.messages;
   if (r.status === 'FAILED') s.failed += r.messages;
   if (r.status === 'REJECTED') s.rejected += r.messages;
 }
 const view = (s: Sums) => ({
-  messages: s.messages, accepted: s.accepted, delivered: s.delivered, failed: s.failed, rejected: s.rejected,
+  messages: s.messages, accepted: s.accepted, delivered: s.delivered, failed: s.failed, rejected: s.rejected, outbox: s.outbox,
   deliveryRate: deliveryRate(s.accepted, s.failed), spend: pesewasToGhs(s.cost),
 });
 
@@ -25,11 +26,13 @@ const view = (s: Sums) => ({
  * GET /analytics/overview: the last 30 UTC days (today included): messages per day and channel,
  * totals per channel, delivery rate and spend (charged cost of the messages, net of refunds, which
  * equals the ledger's debits plus refunds: both are shown), and month-over-month trends (this
- * month to date against the same days of the previous month). Money in GHS.
+ * month to date against the same days of the previous month). Money in GHS. Messages written to a
+ * local outbox (the default provider when no vendor is configured) are counted as `outbox`, not as
+ * accepted: they never left the machine, so they are kept out of the delivery rate.
  */
 export class GetAnalyticsOverview {
-  readonly #deps: { storage: Pick<Storage, 'analytics'>; clock: Clock };
-  constructor(deps: { storage: Pick<Storage, 'analytics'>; clock: Clock }) { this.#deps = deps; }
+  readonly #deps: { storage: Pick<Storage, 'analytics'>; clock: Clock; outboxProviders?: () => Promise<readonly string[]> };
+  constructor(deps: { storage: Pick<Storage, 'analytics'>; clock: Clock; outboxProviders?: () => Promise<readonly string[]> }) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }) {
     const { storage, clock } = this.#deps;
@@ -42,7 +45,7 @@ export class GetAnalyticsOverview {
     const previousEnd = new Date(Math.min(addDays(previousMonthStart, elapsedDays).getTime(), monthStart.getTime()));
     const from = new Date(Math.min(windowFrom.getTime(), previousMonthStart.getTime()));
     const [rows, ledger] = await Promise.all([
-      storage.analytics.dailyMessages(scope.organizationId, from, end),
+      (this.#deps.outboxProviders?.() ?? Promise.resolve([])).then((outbox) => storage.analytics.dailyMessages(scope.organizationId, from, end, outbox)),
       storage.analytics.dailyLedger(scope.organizationId, windowFrom, end),
     ]);
 

@@ -11,11 +11,13 @@ import { API } from '../tokens.ts';
 /** Analytics: overview, recommendations, costs and failures, read from delivery logs and the ledger. */
 export function bindAnalyticsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, clock, pricing) => analyticsRoutes({
-      overview: new GetAnalyticsOverview({ storage, clock }),
+    (storage, clock, pricing, providers) => analyticsRoutes({
+      overview: new GetAnalyticsOverview({
+        storage, clock, outboxProviders: async () => (await providers.list()).filter((p) => p.vendor === 'outbox').map((p) => p.name),
+      }),
       recommendations: new GetAnalyticsRecommendations({ storage, pricing, clock }),
       costs: new GetAnalyticsCosts({ storage, clock }),
       failures: new ListAnalyticsFailures({ storage }),
     }),
-    [INFRA.storage, INFRA.clock, MESSAGING.pricing]).inSingletonScope();
+    [INFRA.storage, INFRA.clock, MESSAGING.pricing, MESSAGING.providerRepository]).inSingletonScope();
 }

@@ -121,3 +121,14 @@ export function percent(value: unknown): string {
   if (!Number.isFinite(n)) return '—';
   return `${(n <= 1 ? n * 100 : n).toFixed(1)}%`;
 }
+
+export interface ProviderRow { name: string; vendor: string; channel: string; active: boolean }
+
+/** Channels whose every active provider is the local outbox: their live messages never leave the machine. */
+export function outboxOnlyChannels(providers: readonly ProviderRow[]): string[] {
+  const channels = [...new Set(providers.map((p) => p.channel))];
+  return channels.filter((c) => {
+    const active = providers.filter((p) => p.channel === c && p.active);
+    return active.length > 0 && active.every((p) => p.vendor === 'outbox');
+  }).sort();
+}

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asList, fill, formatTime, ghs, percent, placeholders, qs, toRules, toSeries } from '../../../hosts/web/src/format.ts';
+import { asList, fill, formatTime, ghs, outboxOnlyChannels, percent, placeholders, qs, toRules, toSeries } from '../../../hosts/web/src/format.ts';
 
 describe('dashboard helpers (hosts/web/src/format.ts)', () => {
   it('shows amounts as GHS with two decimals and thousands separators, and a dash for non-numbers', () => {
@@ -69,5 +69,12 @@ describe('dashboard helpers (hosts/web/src/format.ts)', () => {
     expect(percent(0.953)).to.equal('95.3%');
     expect(percent(95.3)).to.equal('95.3%');
     expect(percent(undefined)).to.equal('—');
+  });
+
+  it('names the channels that route only to the outbox (the dashboard banner), ignoring inactive providers', () => {
+    const p = (channel: string, vendor: string, active = true) => ({ name: `${vendor}-${channel}`, vendor, channel, active });
+    expect(outboxOnlyChannels([p('SMS', 'outbox'), p('EMAIL', 'outbox'), p('EMAIL', 'smtp-email'), p('PUSH', 'outbox'), p('PUSH', 'fcm-push', false)])).to.deep.equal(['PUSH', 'SMS']);
+    expect(outboxOnlyChannels([p('SMS', 'arkesel-sms'), p('SMS', 'outbox', false)])).to.deep.equal([]);
+    expect(outboxOnlyChannels([])).to.deep.equal([]);
   });
 });

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
+import { OutboxBanner } from '../outbox-banner.tsx';
 import { useSession } from '../session.tsx';
 import { percent as pct, toSeries } from '../format.ts';
 import { CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
@@ -49,11 +50,12 @@ export function OverviewPage(): ReactNode {
   const org = current.data ?? session.organization;
   return (
     <Page title="Overview">
+      <OutboxBanner />
       {org && org['onboardingComplete'] !== true && <Notice kind="info">Finish <Link to="/app/onboarding">setting up your organization</Link> (details and the compliance acknowledgement) before you go live.</Notice>}
       <div className="cards">
         <section className="card stat"><h2>Wallet</h2><p className="big-number" data-testid="overview-balance">{ghs(org?.wallet?.balance)}</p><Link to="/app/billing">Top up</Link></section>
         <section className="card stat"><h2>Messages, 30 days</h2><p className="big-number" data-testid="overview-messages">{o ? str(messages) : '—'}</p></section>
-        <section className="card stat"><h2>Delivery rate</h2><p className="big-number">{o ? pct(totals['deliveryRate']) : '—'}</p>{o && totals['deliveryRate'] == null && <p className="hint">No delivery outcome yet</p>}</section>
+        <section className="card stat"><h2>Delivery rate</h2><p className="big-number">{o ? pct(totals['deliveryRate']) : '—'}</p>{o && totals['deliveryRate'] == null && <p className="hint">No delivery outcome yet</p>}{o && Number(totals['outbox'] ?? 0) > 0 && <p className="hint" data-testid="overview-outbox">{str(totals['outbox'])} written to the outbox, not delivered</p>}</section>
         <section className="card stat"><h2>Spend, 30 days</h2><p className="big-number">{o ? ghs(spend && typeof spend === 'object' ? (spend as Row)['total'] ?? (spend as Row)['amount'] : spend) : '—'}</p></section>
       </div>
       {routes && !hasAnalytics && <Notice kind="warning">Analytics are not available on this server yet; the charts appear once they are.</Notice>}

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
+import { OutboxBanner } from '../outbox-banner.tsx';
 import { Badge, CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
 
@@ -46,6 +47,7 @@ export function SendPage(): ReactNode {
 
   return (
     <Page title="Send a message">
+      <OutboxBanner />
       <div className="split">
         <form className="card" onSubmit={onSubmit} noValidate>
           <ErrorBanner error={form.error} shownFields={['channel', 'to', 'templateId', 'body', 'subject', 'variables', 'countryCode']} />
