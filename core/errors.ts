@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'EVENT_INACTIVE',
   'RECIPIENT_UNREACHABLE',
   'CAMPAIGN_NOT_APPROVED',
+  'CAMPAIGN_OVER_NEW_TENANT_CAP',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

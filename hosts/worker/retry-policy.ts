@@ -40,4 +40,5 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   EVENT_INACTIVE: 'fail',
   RECIPIENT_UNREACHABLE: 'fail',
   CAMPAIGN_NOT_APPROVED: 'fail',
+  CAMPAIGN_OVER_NEW_TENANT_CAP: 'fail',
 };

@@ -124,7 +124,7 @@ const templateId = (await templateRes.json() as { data: { id: string } }).data.i
 const scope = { organizationId: sender.organizationId, userId: null };
 const campaign = await new CreateCampaign({ storage, ids, clock }).execute(scope, { name: 'Bench', channel: 'SMS', templateId });
 const t1 = performance.now();
-await new SendCampaign({ storage, clock, pricing: container.get(MESSAGING.pricing) }).execute(scope, campaign.id);
+await new SendCampaign({ storage, clock, pricing: container.get(MESSAGING.pricing), fraud: container.get(MESSAGING.fraudLimits) }).execute(scope, campaign.id);
 const ran = await new RunCampaign({ storage, clock, ids, pricing: container.get(MESSAGING.pricing), fraud: container.get(MESSAGING.fraudLimits) })
   .execute({ campaignId: campaign.id, organizationId: sender.organizationId });
 const tFanout = performance.now() - t1;

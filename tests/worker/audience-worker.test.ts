@@ -53,7 +53,7 @@ describe('Worker: contact import and campaign through pg-boss', function () {
     await storage.templates.insert(template);
     const campaign = await new CreateCampaign({ storage, ids, clock }).execute({ organizationId, userId: null }, { name: 'Welcome', channel: 'SMS', templateId: template.id });
     // The API side prices with its own cache (as `npm start` does): the worker's pricing cache is still cold when it fans out.
-    await new SendCampaign({ storage, clock, pricing: new CachedPricing(() => storage.pricing) }).execute({ organizationId }, campaign.id);
+    await new SendCampaign({ storage, clock, pricing: new CachedPricing(() => storage.pricing), fraud: { newTenantDays: 0, newTenantPerHour: 200 } }).execute({ organizationId }, campaign.id);
     const done = await until('completion', () => storage.campaigns.findById(organizationId, campaign.id), (c) => c?.status === 'COMPLETED', 45_000);
     expect(done?.fanOutDone).to.equal(true);
     expect(await storage.campaigns.counts(organizationId, campaign.id)).to.include({ recipients: 30, sent: 30 });

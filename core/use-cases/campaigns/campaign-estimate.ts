@@ -3,6 +3,8 @@ import type { Campaign } from '../../domain/campaign.ts';
 import type { Template } from '../../domain/template.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { Clock } from '../../ports/clock.ts';
+import { isNewOrganization, newTenantAllowance, type NewTenantAllowance, type NewTenantLimits } from '../../domain/new-tenant-cap.ts';
 import { campaignAudience, prepareForContact } from './campaign-support.ts';
 
 /** Contacts priced to estimate a campaign's cost. */
@@ -10,6 +12,8 @@ const ESTIMATE_SAMPLE = 200;
 
 export interface CampaignEstimate {
   recipients: number;
+  /** The new-tenant cap now (null when the organization is established) and how many recipients it would refuse. */
+  newTenantCap: (NewTenantAllowance & { refused: number }) | null;
   /** SMS segments per message (the largest in the sample; 1 for other channels). */
   segmentsPerMessage: number;
   /** Estimated cost in pesewas: recipients x the highest price in the sample (an upper bound when prices vary by country or name length). */
@@ -18,7 +22,8 @@ export interface CampaignEstimate {
 }
 
 /** Recipients now, and a cost estimate priced from a sample of them. VALIDATION_ERROR when the campaign has no usable template. */
-export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments' | 'contacts' | 'templates'>; pricing: PricingRepository }, campaign: Campaign): Promise<CampaignEstimate> {
+export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments' | 'contacts' | 'templates' | 'organizations' | 'messages'>; pricing: PricingRepository;
+  fraud: NewTenantLimits; clock: Clock }, campaign: Campaign): Promise<CampaignEstimate> {
   if (!campaign.templateId) throw fieldError('templateId', 'a campaign needs a template to send');
   const template = await deps.storage.templates.findById(campaign.organizationId, campaign.templateId);
   if (!template) throw fieldError('templateId', 'the template no longer exists');
@@ -33,5 +38,11 @@ export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments'
     const result = prepareForContact(campaign, template, contact, rules);
     if (result.ok) { price = Math.max(price, result.prepared.price); segments = Math.max(segments, result.prepared.segments); }
   }
-  return { recipients, segmentsPerMessage: segments, cost: recipients * price, template };
+  const now = deps.clock.now();
+  const organization = await deps.storage.organizations.findById(campaign.organizationId);
+  const young = organization && isNewOrganization(organization, deps.fraud, now);
+  const sentThisHour = young ? await deps.storage.messages.countSince(campaign.organizationId, new Date(now.getTime() - 3_600_000)) : 0;
+  const allowance = organization ? newTenantAllowance(organization, deps.fraud, sentThisHour, now) : null;
+  const newTenantCap = allowance ? { ...allowance, refused: Math.max(0, recipients - allowance.remaining) } : null;
+  return { recipients, newTenantCap, segmentsPerMessage: segments, cost: recipients * price, template };
 }

@@ -2,17 +2,19 @@ import { pesewasToGhs } from '../../domain/money.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { NewTenantLimits } from '../../domain/new-tenant-cap.ts';
 import { estimateCampaign } from './campaign-estimate.ts';
 import { loadCampaign } from './campaign-support.ts';
 
 /**
  * GET /campaigns/{id}/estimate: recipients now (the audience without opted-out contacts and those
  * without an address for the channel), SMS segments per message, estimated cost and whether the
- * wallet covers it (GHS).
+ * wallet covers it (GHS), and for a new organization what the new-tenant cap allows this hour and how
+ * many recipients it would refuse (`newTenantCap`, null once the organization is established).
  */
 export class EstimateCampaign {
-  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock };
-  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock }) { this.#deps = deps; }
+  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits };
+  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits }) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, id: string) {
     const { campaign } = await loadCampaign(this.#deps.storage, scope.organizationId, id, this.#deps.clock.now());
@@ -21,6 +23,10 @@ export class EstimateCampaign {
     return {
       recipients: estimate.recipients, segments: estimate.segmentsPerMessage, cost: pesewasToGhs(estimate.cost), currency: 'GHS' as const,
       balance: pesewasToGhs(balance), sufficientBalance: balance >= estimate.cost,
+      newTenantCap: estimate.newTenantCap === null ? null : {
+        perHour: estimate.newTenantCap.perHour, sentThisHour: estimate.newTenantCap.sentThisHour, allowedThisHour: estimate.newTenantCap.remaining,
+        wouldRefuse: estimate.newTenantCap.refused, establishedAt: estimate.newTenantCap.establishedAt.toISOString(),
+      },
     };
   }
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { NewTenantLimits } from '../../domain/new-tenant-cap.ts';
 import { estimateCampaign } from './campaign-estimate.ts';
 import { loadCampaign } from './campaign-support.ts';
 
@@ -15,8 +16,8 @@ import { loadCampaign } from './campaign-support.ts';
  * TEMPLATE_NOT_APPROVED; CONFLICT from any state but DRAFT. The worker does the fan-out.
  */
 export class SendCampaign {
-  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock };
-  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock }) { this.#deps = deps; }
+  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits };
+  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits }) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, id: string) {
     const { storage, clock } = this.#deps;
@@ -31,6 +32,14 @@ export class SendCampaign {
     const estimate = await estimateCampaign(this.#deps, campaign);
     if (estimate.template.status !== 'APPROVED') {
       throw new AppError('TEMPLATE_NOT_APPROVED', 'The campaign\'s template is not approved', { templateId: estimate.template.id, status: estimate.template.status });
+    }
+    const cap = estimate.newTenantCap;
+    if (cap && cap.refused > 0 && !(campaign.scheduledAt !== null && campaign.scheduledAt.getTime() >= cap.establishedAt.getTime())) {
+      // Refused rather than burnt through: every recipient past the cap would be REJECTED (FRAUD_NEW_TENANT_CAP).
+      throw new AppError('CAMPAIGN_OVER_NEW_TENANT_CAP', `New organizations may send ${cap.perHour} messages an hour; this campaign has ${estimate.recipients} recipients`
+        + ` and ${cap.remaining} can be sent this hour. Send it to a smaller segment, or schedule it after ${cap.establishedAt.toISOString()}.`, {
+        recipients: estimate.recipients, allowedThisHour: cap.remaining, perHour: cap.perHour, sentThisHour: cap.sentThisHour, establishedAt: cap.establishedAt.toISOString(),
+      });
     }
     const balance = (await storage.wallets.get(scope.organizationId))?.balance ?? 0;
     if (balance < estimate.cost) {

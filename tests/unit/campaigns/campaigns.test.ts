@@ -27,7 +27,7 @@ function crashing(inner: Storage, failAt: number): Storage & { transactions: num
 describe('campaigns: approval gate, estimate, fan-out that survives a crash, completion', () => {
   let p: Pipeline;
   const scope = () => ({ organizationId: p.organizationId, userId: 'user-1' });
-  const deps = () => ({ storage: p.core.storage, ids: p.core.ids, clock: p.core.clock, pricing: p.core.storage.pricing });
+  const deps = () => ({ storage: p.core.storage, ids: p.core.ids, clock: p.core.clock, pricing: p.core.storage.pricing, fraud: { newTenantDays: 0, newTenantPerHour: 200 } });
   const run = (storage: Storage = p.core.storage, batchSize = 5) => new RunCampaign({ ...deps(), storage, fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, batchSize });
 
   let numbered = 0;
@@ -48,6 +48,22 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
   }
 
   beforeEach(async () => { p = await buildPipeline({ balance: 100_000 }); });
+
+  it('warns in the estimate how many recipients the new-tenant cap would refuse, and refuses to send such a campaign (CAMPAIGN_OVER_NEW_TENANT_CAP) instead of burning through', async () => {
+    await contacts(250);
+    const created = await campaign('Hi {{firstName}}, our new store opens on Saturday');
+    const young = { ...deps(), fraud: { newTenantDays: 7, newTenantPerHour: 200 } };
+    const estimate = await new EstimateCampaign(young).execute(scope(), created.id);
+    expect(estimate.recipients).to.equal(250);
+    expect(estimate.newTenantCap).to.include({ perHour: 200, sentThisHour: 0, allowedThisHour: 200, wouldRefuse: 50 });
+    const refused = await caught(() => new SendCampaign(young).execute(scope(), created.id));
+    expect(refused.code).to.equal('CAMPAIGN_OVER_NEW_TENANT_CAP');
+    expect(refused.details).to.include({ recipients: 250, allowedThisHour: 200, perHour: 200 });
+    expect((await new GetCampaign(deps()).execute(scope(), created.id)).status).to.equal('DRAFT');
+    expect(p.core.storage.state.jobs.filter((j) => j.queue === QUEUES.campaignRun)).to.have.length(0);
+    // An established organization has no cap to warn about.
+    expect((await new EstimateCampaign(deps()).execute(scope(), created.id)).newTenantCap).to.equal(null);
+  });
 
   it('holds a risky campaign for approval, refuses to send it, and sends once an administrator approved the request', async () => {
     await contacts(2);

@@ -113,6 +113,12 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
       )}
       {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
       {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined ? `, ${str(estimate['segments'])} SMS segments` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
+      {estimate && (() => {
+        const cap = estimate['newTenantCap'] as Record<string, unknown> | null | undefined;
+        return cap && Number(cap['wouldRefuse']) > 0
+          ? <Notice kind="warning"><span data-testid="campaign-cap-warning">New organizations may send {str(cap['perHour'])} messages an hour: {str(cap['wouldRefuse'])} of these recipients would be refused, so the campaign cannot be sent yet. Target a smaller segment ({str(cap['allowedThisHour'])} this hour), or schedule it after {str(cap['establishedAt'])}.</span></Notice>
+          : null;
+      })()}
       <ErrorBanner error={error} />
     </article>
   );
