@@ -19,6 +19,13 @@ export function compileRule(rule: SegmentRule, params: unknown[]): string {
     case 'createdAt': return `c.created_at ${rule.op === 'before' ? '<' : '>'} ${bind(rule.value)}::timestamptz`;
     case 'address': return `${COLUMNS[rule.value]} is not null`;
     case 'optedOut': return rule.value ? 'c.opted_out_at is not null' : 'c.opted_out_at is null';
+    case 'attribute': {
+      const column = `(c.attributes ->> ${bind(rule.name)}::text)`;
+      if (rule.op === 'exists') return `${column} is not null`;
+      if (rule.op === 'equals') return `${column} = any(${bind(rule.value)}::text[])`;
+      const parts = rule.value.map((v) => (rule.op === 'contains' ? `strpos(${column}, ${bind(v)}::text) > 0` : `starts_with(${column}, ${bind(v)}::text)`));
+      return `(${parts.join(' or ')})`;
+    }
     default: {
       const insensitive = CASE_INSENSITIVE.has(rule.field);
       const column = insensitive ? `lower(${COLUMNS[rule.field]})` : COLUMNS[rule.field];

@@ -14,6 +14,8 @@ export interface Contact {
   countryCode: string;
   tags: string[];
   fcmToken: string | null;
+  /** Free-form attributes (city, plan, order id ...): template variables and segment fields (docs/contacts.md). */
+  attributes: Record<string, string>;
   /** Set when the contact opted out (they are also on the suppression list). */
   optedOutAt: Date | null;
   createdAt: Date;
@@ -23,7 +25,7 @@ export interface Contact {
 export function contactView(c: Contact) {
   return {
     id: c.id, firstName: c.firstName, lastName: c.lastName, phone: c.phone, email: c.email, countryCode: c.countryCode,
-    tags: c.tags, fcmToken: c.fcmToken, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    tags: c.tags, fcmToken: c.fcmToken, attributes: c.attributes, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
   };
 }
@@ -42,9 +44,29 @@ export interface ContactFieldsInput {
   countryCode?: string | undefined;
   tags?: readonly string[] | undefined;
   fcmToken?: string | null | undefined;
+  /** Attributes to set; a null or blank value removes the attribute (on update and import). */
+  attributes?: Readonly<Record<string, string | null>> | undefined;
 }
 
-export type ContactFields = Pick<Contact, 'firstName' | 'lastName' | 'phone' | 'email' | 'countryCode' | 'tags' | 'fcmToken'>;
+export type ContactFields = Pick<Contact, 'firstName' | 'lastName' | 'phone' | 'email' | 'countryCode' | 'tags' | 'fcmToken'> & {
+  /** Attributes given (null: remove), merged into the contact's by the caller. */
+  attributes: Record<string, string | null>;
+};
+
+/** Bounds of contact attributes: names are identifiers usable as template placeholders. */
+export const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
+export const ATTRIBUTES_MAX = 50;
+export const ATTRIBUTE_VALUE_MAX = 500;
+
+/** Applies given attributes to stored ones: values set, null or blank removes. */
+export function mergeAttributes(stored: Readonly<Record<string, string>>, given: Readonly<Record<string, string | null>>): Record<string, string> {
+  const merged: Record<string, string> = { ...stored };
+  for (const [name, value] of Object.entries(given)) {
+    if (value === null || value.trim() === '') delete merged[name];
+    else merged[name] = value.trim();
+  }
+  return merged;
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -66,11 +88,17 @@ export function normalizeContactFields(input: ContactFieldsInput):
   }
   const email = blank(input.email)?.toLowerCase() ?? null;
   if (email !== null && (email.length > 254 || !EMAIL.test(email))) return { ok: false, field: 'email', reason: 'email must be a valid email address' };
+  const attributes = input.attributes ?? {};
+  if (Object.keys(attributes).length > ATTRIBUTES_MAX) return { ok: false, field: 'attributes', reason: `at most ${ATTRIBUTES_MAX} attributes` };
+  for (const [name, value] of Object.entries(attributes)) {
+    if (!ATTRIBUTE_NAME.test(name)) return { ok: false, field: 'attributes', reason: `attribute name "${name.slice(0, 50)}" must start with a letter and hold at most 40 letters, digits and _` };
+    if (value !== null && value.length > ATTRIBUTE_VALUE_MAX) return { ok: false, field: 'attributes', reason: `attribute ${name} must be at most ${ATTRIBUTE_VALUE_MAX} characters` };
+  }
   return {
     ok: true,
     fields: {
       firstName: blank(input.firstName), lastName: blank(input.lastName), phone, email, countryCode,
-      tags: normalizeTags(input.tags ?? []), fcmToken: blank(input.fcmToken),
+      tags: normalizeTags(input.tags ?? []), fcmToken: blank(input.fcmToken), attributes: { ...attributes },
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Contact, ContactFields } from './contact.ts';
+import { mergeAttributes, type Contact, type ContactFields } from './contact.ts';
 import type { ImportRowError } from './contact-import.ts';
 
 /** A readable CSV row of an import: normalized fields, and whether its countryCode cell was filled. */
@@ -49,6 +49,7 @@ export function mergeImportRows(rows: readonly ImportRow[], stored: readonly Con
     match.phone = fields.phone ?? match.phone; match.email = fields.email ?? match.email; match.fcmToken = fields.fcmToken ?? match.fcmToken;
     if (hasCountry) match.countryCode = fields.countryCode;
     match.tags = [...new Set([...match.tags, ...fields.tags])];
+    match.attributes = mergeAttributes(match.attributes, fields.attributes);
     match.updatedAt = now;
     index(match);
     if (!fresh.has(match)) dirty.add(match);

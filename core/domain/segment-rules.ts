@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AppError } from '../errors.ts';
-import type { Contact } from './contact.ts';
+import { ATTRIBUTE_NAME, type Contact } from './contact.ts';
 import { normalizePhone } from './phone.ts';
 
 /**
@@ -19,7 +19,10 @@ export type Condition =
   | { field: 'tags'; op: 'contains' | 'notContains'; value: string }
   | { field: 'createdAt'; op: 'before' | 'after'; value: Date }
   | { field: 'address'; op: 'exists'; value: ContactAddressField }
-  | { field: 'optedOut'; op: 'equals'; value: boolean };
+  | { field: 'optedOut'; op: 'equals'; value: boolean }
+  /** A contact attribute (case-sensitive text as stored); `exists` takes no value. */
+  | { field: 'attribute'; name: string; op: 'equals' | 'contains' | 'startsWith'; value: string[] }
+  | { field: 'attribute'; name: string; op: 'exists' };
 export type SegmentRule = { all: SegmentRule[] } | { any: SegmentRule[] } | Condition;
 
 export const RULE_MAX_DEPTH = 5;
@@ -32,6 +35,8 @@ const textValues = v.pipe(
     'must be a string or an array of strings'),
   v.transform((value) => (Array.isArray(value) ? value : [value])));
 
+const attributeName = v.pipe(v.string('must be a string'), v.regex(ATTRIBUTE_NAME, 'must be an attribute name (a letter, then up to 40 letters, digits and _)'));
+
 const conditionSchema = v.variant('field', [
   v.strictObject({ field: v.picklist(TEXT_FIELDS), op: v.picklist(['equals', 'contains', 'startsWith'], 'must be equals, contains or startsWith'), value: textValues }),
   v.strictObject({ field: v.literal('tags'), op: v.picklist(['contains', 'notContains'], 'must be contains or notContains'), value: v.pipe(text, v.toLowerCase()) }),
@@ -42,7 +47,11 @@ const conditionSchema = v.variant('field', [
   }),
   v.strictObject({ field: v.literal('address'), op: v.literal('exists', 'must be exists'), value: v.picklist(ADDRESS_KINDS, `must be one of ${ADDRESS_KINDS.join(', ')}`) }),
   v.strictObject({ field: v.literal('optedOut'), op: v.literal('equals', 'must be equals'), value: v.boolean('must be true or false') }),
-], `field must be one of ${[...TEXT_FIELDS, 'tags', 'createdAt', 'address', 'optedOut'].join(', ')}`);
+  v.variant('op', [
+    v.strictObject({ field: v.literal('attribute'), name: attributeName, op: v.literal('exists') }),
+    v.strictObject({ field: v.literal('attribute'), name: attributeName, op: v.picklist(['equals', 'contains', 'startsWith']), value: textValues }),
+  ], 'op must be equals, contains, startsWith or exists'),
+], `field must be one of ${[...TEXT_FIELDS, 'tags', 'createdAt', 'address', 'optedOut', 'attribute'].join(', ')}`);
 
 const ruleSchema: v.GenericSchema<unknown, SegmentRule> = v.lazy((input) => {
   if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
@@ -90,7 +99,7 @@ export function parseSegmentRule(raw: unknown, field = 'rules'): SegmentRule {
  * The spec's shorthand (rules are "an object with free-form keys"): `{ "countryCode": "GH", "tags":
  * ["vip"] }` means every key matches. A field equals its value (an array: any of its values); `tags`
  * match by membership (an array: any of the tags); `optedOut` takes true or false; `address` names a
- * channel address the contact must have. `{}` matches every contact. Objects with `all`, `any` or
+ * channel address the contact must have; any other key is a contact attribute. `{}` matches every contact. Objects with `all`, `any` or
  * `field` are the full language and pass through unchanged.
  */
 function expandShorthand(raw: unknown, field: string): unknown {
@@ -104,8 +113,10 @@ function expandShorthand(raw: unknown, field: string): unknown {
       }
       if (key === 'optedOut') return { field: 'optedOut', op: 'equals', value };
       if (key === 'address') return { field: 'address', op: 'exists', value };
+      // Any other key is a contact attribute ({ "city": "Kumasi" }).
+      if (ATTRIBUTE_NAME.test(key)) return { field: 'attribute', name: key, op: 'equals', value };
       const known = [...TEXT_FIELDS, 'tags', 'optedOut', 'address'].join(', ');
-      throw ruleError(field, `${field}.${key}`, [`${field}.${key}: not a field a contact can be matched on (shorthand fields: ${known}; or use { "field", "op", "value" } conditions)`]);
+      throw ruleError(field, `${field}.${key}`, [`${field}.${key}: neither a contact field (${known}) nor an attribute name (a letter, then up to 40 letters, digits and _)`]);
     }),
   };
 }
@@ -145,6 +156,12 @@ export function matchesRule(contact: Contact, rule: SegmentRule): boolean {
     case 'createdAt': return rule.op === 'before' ? contact.createdAt < rule.value : contact.createdAt > rule.value;
     case 'address': return contact[rule.value] !== null;
     case 'optedOut': return (contact.optedOutAt !== null) === rule.value;
+    case 'attribute': {
+      const have = contact.attributes[rule.name];
+      if (rule.op === 'exists') return have !== undefined;
+      if (have === undefined) return false;
+      return rule.value.some((want) => (rule.op === 'equals' ? have === want : rule.op === 'contains' ? have.includes(want) : have.startsWith(want)));
+    }
     default: {
       const have = fieldText(contact, rule.field);
       if (have === null) return false;

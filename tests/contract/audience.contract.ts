@@ -12,7 +12,7 @@ function aContact(organizationId: string, overrides: Partial<Contact> = {}): Con
   serial += 1;
   return {
     id: uniqueId(`c${String(serial).padStart(4, '0')}`), organizationId, firstName: 'Kofi', lastName: 'Boateng', phone: null, email: null, countryCode: 'GH',
-    tags: [], fcmToken: null, optedOutAt: null, createdAt: at(serial), updatedAt: at(serial), ...overrides,
+    tags: [], fcmToken: null, attributes: {}, optedOutAt: null, createdAt: at(serial), updatedAt: at(serial), ...overrides,
   };
 }
 const audience = (rules: unknown, memberOf: string | null = null): Audience => ({ rule: parseSegmentRule(rules), memberOf });

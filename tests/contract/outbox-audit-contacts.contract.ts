@@ -7,7 +7,7 @@ function aContact(organizationId: string, overrides: Partial<Contact> = {}): Con
   const id = uniqueId('contact');
   return {
     id, organizationId, firstName: 'Kofi', lastName: 'Boateng', phone: null, email: `${id}@example.com`, countryCode: 'GH', tags: ['vip'],
-    fcmToken: null, optedOutAt: null, createdAt: at(0), updatedAt: at(0), ...overrides,
+    fcmToken: null, attributes: {}, optedOutAt: null, createdAt: at(0), updatedAt: at(0), ...overrides,
   };
 }
 

@@ -127,6 +127,25 @@ describe('HTTP: /contacts (CRUD, search, opt-out, CSV import)', function () {
     expect((await app.api.get(`/contacts/imports/${again.body.data.id}`, other.auth)).status).to.equal(404);
   });
 
+  it('keeps free-form attributes: set on create, merged on update (null removes), bounded, and read from extra CSV columns', async () => {
+    const tenant = await registerTenant(app.api, 'attributes');
+    const created = await app.api.post('/contacts', { firstName: 'Esi', phone: '0241230001', attributes: { city: 'Tamale', plan: 'gold' } }, tenant.auth);
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.data.attributes).to.deep.equal({ city: 'Tamale', plan: 'gold' });
+    const patched = await app.api.request('PATCH', `/contacts/${created.body.data.id}`, { attributes: { plan: null, orderId: 'A-7' } }, tenant.auth);
+    expect(patched.body.data.attributes).to.deep.equal({ city: 'Tamale', orderId: 'A-7' });
+    for (const attributes of [{ '1st': 'x' }, { city: 'x'.repeat(501) }, Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`a${i}`, 'x'])), ['city']]) {
+      const bad = await app.api.post('/contacts', { phone: '0241230002', attributes }, tenant.auth);
+      expect(bad.status, JSON.stringify(attributes).slice(0, 40)).to.equal(400);
+      expect(Object.keys(bad.body.error.details.fieldErrors)).to.deep.equal(['attributes']);
+    }
+    const started = await upload(tenant, 'phone,firstName,Loyalty tier,City\n0241230003,Yaa,silver,Ho\n0241230001,,,Wa\n');
+    await processImport(started.body.data.id);
+    const list = (await app.api.get('/contacts?limit=10', tenant.auth)).body.data.items as Array<{ phone: string; attributes: Record<string, string> }>;
+    expect(list.find((c) => c.phone === '+233241230003')?.attributes).to.deep.equal({ Loyalty_tier: 'silver', City: 'Ho' });
+    expect(list.find((c) => c.phone === '+233241230001')?.attributes).to.deep.equal({ city: 'Tamale', orderId: 'A-7', City: 'Wa' });
+  });
+
   it('imports a 50,000-row file', async function () {
     this.timeout(120_000);
     const lines = ['phone,firstName,tags'];

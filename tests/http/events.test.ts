@@ -34,7 +34,7 @@ describe('HTTP: notification events and triggers', function () {
     const now = new Date();
     const c: Contact = {
       id: randomUUID(), organizationId: tenant.organizationId, firstName: 'Ama', lastName: 'Mensah', phone: null, email: null, countryCode: 'GH',
-      tags: [], fcmToken: null, optedOutAt: null, createdAt: now, updatedAt: now, ...fields,
+      tags: [], fcmToken: null, attributes: {}, optedOutAt: null, createdAt: now, updatedAt: now, ...fields,
     };
     await app.container.get(INFRA.storage).contacts.insert(c);
     return c;

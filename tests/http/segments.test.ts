@@ -13,8 +13,8 @@ describe('HTTP: /segments (create, list with counts, preview, static vs dynamic)
     owner = await registerTenant(app.api, 'segments');
     other = await registerTenant(app.api, 'segments-other');
     for (const c of [
-      { firstName: 'Ama', phone: '0241000101', tags: ['vip'] },
-      { firstName: 'Kofi', phone: '0551000102', tags: ['vip'] },
+      { firstName: 'Ama', phone: '0241000101', tags: ['vip'], attributes: { city: 'Kumasi', plan: 'gold' } },
+      { firstName: 'Kofi', phone: '0551000102', tags: ['vip'], attributes: { city: 'Accra' } },
       { firstName: 'Yaw', phone: '0201000103', email: 'yaw@seg.test' },
     ]) expect((await app.api.post('/contacts', c, owner.auth)).status).to.equal(201);
   });
@@ -44,9 +44,20 @@ describe('HTTP: /segments (create, list with counts, preview, static vs dynamic)
     const everyone = await app.api.post('/segments', { name: 'Everyone', rules: {} }, owner.auth);
     expect(everyone.status, everyone.text).to.equal(201);
     expect(everyone.body.data.contactCount).to.equal(3);
-    const unknown = await app.api.post('/segments/preview', { rules: { favouriteColour: 'blue' } }, owner.auth);
+    const unknown = await app.api.post('/segments/preview', { rules: { '9lives': 'blue' } }, owner.auth);
     expect(unknown.status).to.equal(400);
-    expect(unknown.body.error.details.path).to.equal('rules.favouriteColour');
+    expect(unknown.body.error.details.path).to.equal('rules.9lives');
+  });
+
+  it('filters on contact attributes: shorthand keys that are not contact fields, and { field: attribute } conditions', async () => {
+    const preview = async (rules: unknown) => (await app.api.post('/segments/preview', { rules }, owner.auth)).body.data.count as number;
+    expect(await preview({ city: 'Kumasi' })).to.equal(1);
+    expect(await preview({ city: ['Kumasi', 'Accra'], tags: 'vip' })).to.equal(2);
+    expect(await preview({ field: 'attribute', name: 'plan', op: 'exists' })).to.equal(1);
+    expect(await preview({ field: 'attribute', name: 'city', op: 'startsWith', value: 'Ac' })).to.equal(1);
+    expect(await preview({ favouriteColour: 'blue' })).to.equal(0);
+    const bad = await app.api.post('/segments/preview', { rules: { field: 'attribute', name: 'city', op: 'before', value: 'x' } }, owner.auth);
+    expect(bad.status).to.equal(400);
   });
 
   it('answers VALIDATION_ERROR pointing at the bad rule', async () => {

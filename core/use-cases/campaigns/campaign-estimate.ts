@@ -14,6 +14,11 @@ export interface CampaignEstimate {
   recipients: number;
   /** The new-tenant cap now (null when the organization is established) and how many recipients it would refuse. */
   newTenantCap: (NewTenantAllowance & { refused: number }) | null;
+  /**
+   * Recipients who would be skipped (a placeholder their fields and attributes cannot fill, an invalid
+   * address): exact when the audience fits the sample, else scaled from the sample; with the reasons seen.
+   */
+  skipped: { count: number; exact: boolean; reasons: string[] };
   /** SMS segments per message (the largest in the sample; 1 for other channels). */
   segmentsPerMessage: number;
   /** Estimated cost in pesewas: recipients x the highest price in the sample (an upper bound when prices vary by country or name length). */
@@ -33,16 +38,19 @@ export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments'
     deps.storage.contacts.page(campaign.organizationId, audience, null, ESTIMATE_SAMPLE),
     deps.pricing.listActive(),
   ]);
-  let price = 0; let segments = 1;
+  let price = 0; let segments = 1; let skippedInSample = 0;
+  const reasons = new Set<string>();
   for (const contact of sample) {
     const result = prepareForContact(campaign, template, contact, rules);
-    if (result.ok) { price = Math.max(price, result.prepared.price); segments = Math.max(segments, result.prepared.segments); }
+    if (result.ok) { price = Math.max(price, result.prepared.price); segments = Math.max(segments, result.prepared.segments); } else { skippedInSample += 1; reasons.add(result.reason); }
   }
+  const exact = sample.length >= recipients;
+  const skipped = { count: exact ? skippedInSample : Math.round((skippedInSample / Math.max(1, sample.length)) * recipients), exact, reasons: [...reasons].slice(0, 5) };
   const now = deps.clock.now();
   const organization = await deps.storage.organizations.findById(campaign.organizationId);
   const young = organization && isNewOrganization(organization, deps.fraud, now);
   const sentThisHour = young ? await deps.storage.messages.countSince(campaign.organizationId, new Date(now.getTime() - 3_600_000)) : 0;
   const allowance = organization ? newTenantAllowance(organization, deps.fraud, sentThisHour, now) : null;
   const newTenantCap = allowance ? { ...allowance, refused: Math.max(0, recipients - allowance.remaining) } : null;
-  return { recipients, newTenantCap, segmentsPerMessage: segments, cost: recipients * price, template };
+  return { recipients, newTenantCap, skipped, segmentsPerMessage: segments, cost: (recipients - skipped.count) * price, template };
 }

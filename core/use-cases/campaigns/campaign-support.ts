@@ -8,7 +8,7 @@ import type { Template } from '../../domain/template.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import { prepareMessage, type PreparedMessage } from '../messaging/message-preparation.ts';
 
-/** Template placeholders a campaign fills from each contact. */
+/** Template placeholders a campaign fills from each contact's fields; any other one from its attributes. */
 export const CONTACT_VARIABLES = ['firstName', 'lastName', 'phone', 'email'] as const;
 
 /**
@@ -36,7 +36,7 @@ export function prepareForContact(campaign: Campaign, template: Template, contac
   { ok: true; prepared: PreparedMessage } | { ok: false; reason: string } {
   const to = contact[addressKindOf(campaign.channel)];
   if (!to) return { ok: false, reason: `no ${addressKindOf(campaign.channel)}` };
-  const variables: Record<string, string> = {};
+  const variables: Record<string, string> = { ...contact.attributes }; // the contact's own fields win over attributes of the same name
   for (const name of CONTACT_VARIABLES) { const value = contact[name]; if (value) variables[name] = value; }
   try {
     return { ok: true, prepared: prepareMessage({ channel: campaign.channel, to, templateId: template.id, variables, countryCode: contact.countryCode }, template, rules) };

@@ -4,12 +4,10 @@ import { fields, parseInput } from '../../validation.ts';
 import type { ApprovalRequest } from '../../domain/approval.ts';
 import { campaignView, EMPTY_COUNTS, type Campaign } from '../../domain/campaign.ts';
 import { checkCompliance } from '../../domain/compliance.ts';
-import { extractVariables } from '../../domain/template-rendering.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { channelSchema } from '../messaging/message-preparation.ts';
-import { CONTACT_VARIABLES } from './campaign-support.ts';
 
 /** Spec "Campaign (create)". */
 export const CreateCampaignInput = v.object({
@@ -36,8 +34,8 @@ export class CreateCampaign {
     const template = input.templateId ? await storage.templates.findById(scope.organizationId, input.templateId) : null;
     if (input.templateId && !template) throw fieldError('templateId', 'template not found');
     if (template && template.channel !== input.channel) throw fieldError('templateId', `template is for ${template.channel}, not ${input.channel}`);
-    const unfillable = template ? extractVariables(`${template.body} ${template.subject ?? ''}`).filter((name) => !(CONTACT_VARIABLES as readonly string[]).includes(name)) : [];
-    if (unfillable.length > 0) throw fieldError('templateId', `the template uses placeholders a contact cannot fill: ${unfillable.join(', ')} (allowed: ${CONTACT_VARIABLES.join(', ')})`);
+    // Placeholders are filled from each contact's fields and attributes; a recipient lacking one is skipped
+    // with the reason (the estimate says how many), so the template is not refused here.
     if (input.segmentId && !(await storage.segments.findById(scope.organizationId, input.segmentId))) throw fieldError('segmentId', 'segment not found');
 
     const now = clock.now();

@@ -23,6 +23,7 @@ export class EstimateCampaign {
     return {
       recipients: estimate.recipients, segments: estimate.segmentsPerMessage, cost: pesewasToGhs(estimate.cost), currency: 'GHS' as const,
       balance: pesewasToGhs(balance), sufficientBalance: balance >= estimate.cost,
+      wouldSkip: estimate.skipped.count, wouldSkipExact: estimate.skipped.exact, skipReasons: estimate.skipped.reasons,
       newTenantCap: estimate.newTenantCap === null ? null : {
         perHour: estimate.newTenantCap.perHour, sentThisHour: estimate.newTenantCap.sentThisHour, allowedThisHour: estimate.newTenantCap.remaining,
         wouldRefuse: estimate.newTenantCap.refused, establishedAt: estimate.newTenantCap.establishedAt.toISOString(),

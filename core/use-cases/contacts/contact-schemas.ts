@@ -15,6 +15,10 @@ export const ContactBody = v.object({
   tags: v.optional(v.pipe(v.array(v.pipe(v.string('must be strings'), v.maxLength(50, 'must be at most 50 characters each')), 'must be an array of strings'),
     v.maxLength(50, 'at most 50 tags'))),
   fcmToken: optionalText(4096),
+  /** Free-form attributes: name -> text (null removes on update); bounds in normalizeContactFields (docs/contacts.md). */
+  attributes: v.optional(v.pipe(
+    v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be an object of name to text'),
+    v.record(v.string(), v.nullable(v.string('values must be strings or null'))))),
 });
 
 /** Normalizes fields or throws VALIDATION_ERROR naming the field. */

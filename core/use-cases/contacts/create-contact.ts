@@ -1,5 +1,5 @@
 import { parseInput } from '../../validation.ts';
-import { contactView, type Contact } from '../../domain/contact.ts';
+import { contactView, mergeAttributes, type Contact } from '../../domain/contact.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -21,7 +21,7 @@ export class CreateContact {
     const { storage, ids, clock } = this.#deps;
     await refuseDuplicates(storage.contacts, scope.organizationId, fields, null);
     const now = clock.now();
-    const contact: Contact = { id: ids.next(), organizationId: scope.organizationId, ...fields, optedOutAt: null, createdAt: now, updatedAt: now };
+    const contact: Contact = { id: ids.next(), organizationId: scope.organizationId, ...fields, attributes: mergeAttributes({}, fields.attributes), optedOutAt: null, createdAt: now, updatedAt: now };
     await storage.contacts.insert(contact); // a concurrent duplicate still ends as CONFLICT (unique indexes)
     return contactView(contact);
   }

@@ -1,4 +1,5 @@
 import { normalizeContactFields, type Contact, type ContactFields } from '../../domain/contact.ts';
+import { mergeAttributes } from '../../domain/contact.ts';
 import { mergeImportRows, type ImportRow, type MergedImportRows } from '../../domain/merge-import-rows.ts';
 import { IMPORT_ERRORS_KEPT, type ContactImport, type ImportRowError } from '../../domain/contact-import.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
@@ -6,7 +7,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { CsvReader, CsvRow } from '../../ports/csv-reader.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
-import { importColumnOf, splitTags, type ImportColumn } from './import-columns.ts';
+import { importTargetOf, splitTags, type ImportColumn } from './import-columns.ts';
 
 export const IMPORT_BATCH_ROWS = 5_000;
 /** Rows one job run handles before it re-enqueues the rest (keeps each job well inside the queue's expiry). */
@@ -44,7 +45,7 @@ export class ProcessContactImport {
     // One batch commits while the next one is read and normalized (at most one in flight).
     let inFlight: Promise<ContactImport | null> = Promise.resolve(first);
     const run: RunState = { expectNew: true };
-    const columns = new Map<string, ImportColumn | null>(); // header name -> column, worked out once per file
+    const columns = new Map<string, ImportTarget>(); // header name -> field or attribute, worked out once per file
     const commitNext = async (rows: ReadRow[], mode: Mode): Promise<ContactImport | null> => {
       const previous = await inFlight;
       if (!previous) return null;
@@ -117,7 +118,7 @@ export class ProcessContactImport {
    */
   async #upsert(tx: Repositories, organizationId: string, rows: readonly ImportRow[], run: RunState): Promise<MergedImportRows> {
     const now = this.#deps.clock.now();
-    const create = (fields: ContactFields): Contact => ({ id: this.#deps.ids.next(), organizationId, ...fields, optedOutAt: null, createdAt: now, updatedAt: now });
+    const create = (fields: ContactFields): Contact => ({ id: this.#deps.ids.next(), organizationId, ...fields, attributes: mergeAttributes({}, fields.attributes), optedOutAt: null, createdAt: now, updatedAt: now });
     if (rows.length === 0) return mergeImportRows(rows, [], create, now);
     if (run.expectNew) {
       const alone = mergeImportRows(rows, [], create, now);
@@ -153,21 +154,26 @@ type Mode = 'more' | 'last' | 'pause';
 type ReadRow = ImportRow | ImportRowError;
 
 /** A CSV row as contact fields, or why it is skipped. */
-function readRow(row: CsvRow, columns: Map<string, ImportColumn | null>): ReadRow {
+function readRow(row: CsvRow, columns: Map<string, ImportTarget>): ReadRow {
   if ('error' in row) return { line: row.line, reason: row.error };
-  const cells = cellsOf(row.record, columns);
-  const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags) });
+  const { cells, attributes } = cellsOf(row.record, columns);
+  const read = normalizeContactFields({ ...cells, tags: cells.tags === undefined ? [] : splitTags(cells.tags), attributes });
   if (!read.ok) return { line: row.line, reason: read.reason };
   if (read.fields.phone === null && read.fields.email === null) return { line: row.line, reason: 'a row needs a phone or an email' };
   return { line: row.line, fields: read.fields, hasCountry: Boolean(cells.countryCode?.trim()) };
 }
 
-function cellsOf(record: Record<string, string>, columns: Map<string, ImportColumn | null>): Partial<Record<ImportColumn, string>> {
+type ImportTarget = ReturnType<typeof importTargetOf>;
+
+/** The row's contact-field cells, and its non-empty other cells as attributes (an empty cell changes nothing). */
+function cellsOf(record: Record<string, string>, columns: Map<string, ImportTarget>): { cells: Partial<Record<ImportColumn, string>>; attributes: Record<string, string> } {
   const cells: Partial<Record<ImportColumn, string>> = {};
+  const attributes: Record<string, string> = {};
   for (const [header, value] of Object.entries(record)) {
-    let column = columns.get(header);
-    if (column === undefined) columns.set(header, column = importColumnOf(header));
-    if (column && typeof value === 'string' && cells[column] === undefined) cells[column] = value;
+    let target = columns.get(header);
+    if (target === undefined) columns.set(header, target = importTargetOf(header));
+    if (!target || typeof value !== 'string') continue;
+    if (typeof target === 'string') { if (cells[target] === undefined) cells[target] = value; } else if (value.trim() !== '') attributes[target.attribute] = value;
   }
-  return cells;
+  return { cells, attributes };
 }

@@ -1,4 +1,5 @@
 import { parseInput } from '../../validation.ts';
+import { mergeAttributes } from '../../domain/contact.ts';
 import { AppError } from '../../errors.ts';
 import { contactView } from '../../domain/contact.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -26,9 +27,11 @@ export class UpdateContact {
       firstName: pick('firstName', current.firstName) as string | null, lastName: pick('lastName', current.lastName) as string | null,
       phone: pick('phone', current.phone) as string | null, email: pick('email', current.email) as string | null,
       countryCode: pick('countryCode', current.countryCode) as string, tags: (patch.tags ?? current.tags), fcmToken: pick('fcmToken', current.fcmToken) as string | null,
+      attributes: patch.attributes,
     });
     await refuseDuplicates(storage.contacts, scope.organizationId, fields, id);
-    const updated = { ...current, ...fields, updatedAt: clock.now() };
+    // Attributes given are merged into the stored ones (null or blank removes one); absent ones stay.
+    const updated = { ...current, ...fields, attributes: mergeAttributes(current.attributes, fields.attributes), updatedAt: clock.now() };
     if (!(await storage.contacts.update(updated))) throw new AppError('NOT_FOUND', 'Contact not found');
     return contactView(updated);
   }

@@ -37,7 +37,7 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
       const i = numbered++;
       const now = p.core.clock.now();
       list.push({ id: p.core.ids.next(), organizationId: p.organizationId, firstName: `Ama${i}`, lastName: null, phone: ghPhone(i), email: null, countryCode: 'GH',
-        tags: ['promo'], fcmToken: null, optedOutAt: null, createdAt: now, updatedAt: now, ...extra });
+        tags: ['promo'], fcmToken: null, attributes: {}, optedOutAt: null, createdAt: now, updatedAt: now, ...extra });
     }
     await p.core.storage.contacts.insertMany(list);
     return list;
@@ -104,6 +104,24 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     const refused = await caught(() => new SendCampaign(deps()).execute(scope(), created.id));
     expect(refused.code).to.equal('INSUFFICIENT_BALANCE');
     expect(refused.details['required']).to.equal(estimate.cost);
+  });
+
+  it('fills placeholders from contact attributes; recipients who lack one are counted by the estimate and skipped with the reason, not refused at creation', async () => {
+    await contacts(3, { attributes: { orderId: 'A-100' } });
+    await contacts(2);
+    const created = await campaign('Hi {{firstName}}, order {{orderId}} has shipped');
+    expect(created.status).to.equal('DRAFT');
+    const estimate = await new EstimateCampaign(deps()).execute(scope(), created.id);
+    expect(estimate).to.include({ recipients: 5, wouldSkip: 2, wouldSkipExact: true });
+    expect(estimate.skipReasons).to.deep.equal(['missing template variable: orderId']);
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    await run().execute({ campaignId: created.id, organizationId: p.organizationId });
+    const bodies = (await p.core.storage.messages.list(p.organizationId, {}, 0, 100)).items.map((m) => m.body);
+    expect(bodies).to.have.length(3);
+    for (const body of bodies) expect(body).to.match(/^Hi Ama\d+, order A-100 has shipped$/);
+    expect(await p.core.storage.campaigns.counts(p.organizationId, created.id)).to.include({ skipped: 2 });
+    const reasons = [...p.core.storage.state.campaignRecipients.values()].filter((r) => r.campaignId === created.id && r.skipReason).map((r) => r.skipReason);
+    expect(reasons).to.deep.equal(['missing template variable: orderId', 'missing template variable: orderId']);
   });
 
   it('fans out to a segment in batches; a crash mid fan-out and a restart give every contact exactly one message', async () => {

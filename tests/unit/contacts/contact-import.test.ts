@@ -52,7 +52,7 @@ describe('contact CSV import (use cases on memory)', () => {
   });
 
   it('matches stored contacts in a batch of mostly new people as if it had looked them up first', async () => {
-    const stored = { organizationId, firstName: 'Kojo', lastName: null, email: null, countryCode: 'GH', tags: ['old'], fcmToken: null, optedOutAt: null,
+    const stored = { organizationId, firstName: 'Kojo', lastName: null, email: null, countryCode: 'GH', tags: ['old'], fcmToken: null, attributes: {}, optedOutAt: null,
       createdAt: core.clock.now(), updatedAt: core.clock.now() };
     await core.storage.contacts.insert({ ...stored, id: 'kojo', phone: '+233241000009' });
     await core.storage.contacts.insert({ ...stored, id: 'yaa', firstName: 'Yaa', phone: '+233241000008' });

@@ -53,7 +53,7 @@ export async function buildEvents(options: { balance?: number; inline?: boolean 
       n += 1;
       const contact: Contact = {
         id: core.ids.next(), organizationId, firstName: 'Ama', lastName: 'Mensah', phone: `+23324${String(1_000_000 + n).padStart(7, '0')}`,
-        email: `ama${n}@example.com`, countryCode: 'GH', tags: [], fcmToken: null, optedOutAt: null, createdAt: now, updatedAt: now, ...fields,
+        email: `ama${n}@example.com`, countryCode: 'GH', tags: [], fcmToken: null, attributes: {}, optedOutAt: null, createdAt: now, updatedAt: now, ...fields,
       };
       await core.storage.contacts.insert(contact);
       return contact;
