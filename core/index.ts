@@ -16,6 +16,7 @@ export * from './domain/contact.ts';
 export * from './domain/outbound-event.ts';
 export * from './domain/message.ts';
 export * from './domain/money.ts';
+export * from './domain/new-tenant-cap.ts';
 export * from './domain/organization.ts';
 export * from './domain/password-policy.ts';
 export * from './domain/phone.ts';
