@@ -72,3 +72,6 @@ export async function loadProviders(container: Container): Promise<void> {
 export function deliveryLeaseSeconds(config: Pick<Config, 'providerTimeoutMs'>): number {
   return Math.max(30, Math.ceil((3 * config.providerTimeoutMs) / 1000) + 5);
 }
+
+/** How often each process checks whether providers changed elsewhere (docs/providers.md: changes apply within seconds). */
+export const PROVIDER_CONFIG_WATCH_MS = 2_000;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_BREAKER_POLICY } from '../core/domain/circuit-breaker.ts';
 import { CHANNELS } from '../core/domain/channel.ts';
 import type { Clock } from '../core/ports/clock.ts';
+import type { ProviderConfig } from '../core/domain/provider.ts';
 import type { ProviderRepository } from '../core/ports/provider-repository.ts';
 import type { ProviderHealth, VendorAdapter } from '../core/ports/vendor-adapter.ts';
 import { ConfigureProviders } from '../core/use-cases/providers/configure-providers.ts';
@@ -25,6 +26,9 @@ export class ProviderRuntime {
   readonly #logger: Logger;
   #adapters = new Map<string, VendorAdapter>();
   #verifyTokens: string[] = [];
+  /** What each loaded provider was built from: an unchanged one keeps its adapter, circuit breaker and rate limit across reloads. */
+  #built = new Map<string, { stamp: string; entry: RoutedEntry; adapter: VendorAdapter | null }>();
+  #version: string | null = null;
 
   constructor(repository: ProviderRepository, config: Config, logger: Logger) {
     this.#repository = repository;
@@ -32,29 +36,77 @@ export class ProviderRuntime {
     this.#logger = logger;
   }
 
-  /** (Re)builds the adapters from the database. Unknown vendors are logged and skipped. */
+  /**
+   * (Re)builds the providers from the database and swaps them in at once. A provider whose stored
+   * configuration did not change keeps its adapter (its circuit breaker and rate limit too); a changed
+   * one is rebuilt (sends in flight finish on the adapter they started with). Unknown vendors are
+   * logged and skipped.
+   */
   async reload(): Promise<void> {
+    const version = await this.#repository.configVersion();
     const entries: RoutedEntry[] = [];
     const adapters = new Map<string, VendorAdapter>();
     const verifyTokens: string[] = [];
+    const built = new Map<string, { stamp: string; entry: RoutedEntry; adapter: VendorAdapter | null }>();
     for (const { config, credentials } of await this.#repository.listWithCredentials()) {
       if (!config.active) continue;
       if (config.vendor === 'meta-whatsapp' && credentials['verifyToken']) verifyTokens.push(credentials['verifyToken']);
+      const stamp = config.updatedAt.toISOString();
+      const previous = this.#built.get(config.id);
       try {
-        const adapter = createVendorAdapter(config, credentials, { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs, publicUrl: this.#config.publicUrl });
-        if (isVendorAdapter(adapter)) adapters.set(config.id, adapter);
-        entries.push({ config, provider: new GuardedProvider(adapter, {
+        const kept = previous?.stamp === stamp ? previous : null;
+        const adapter = kept ? null : createVendorAdapter(config, credentials, this.#factoryContext());
+        const entry = kept?.entry ?? { config, provider: new GuardedProvider(adapter!, {
           breaker: DEFAULT_BREAKER_POLICY,
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
           maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
-        }) });
+        }) };
+        const vendorAdapter = kept ? kept.adapter : isVendorAdapter(adapter!) ? adapter as VendorAdapter : null;
+        if (vendorAdapter) adapters.set(config.id, vendorAdapter);
+        entries.push(entry);
+        built.set(config.id, { stamp, entry, adapter: vendorAdapter });
       } catch (error) {
         this.#logger.error({ provider: config.name, err: error }, 'provider not loaded');
       }
     }
     this.#adapters = adapters;
     this.#verifyTokens = verifyTokens;
+    this.#built = built;
     this.directory.replace(entries);
+    if (this.#version !== null && this.#version !== version) this.#logger.info({ providers: entries.length }, 'providers reloaded');
+    this.#version = version;
+  }
+
+  /**
+   * Applies provider changes made by any process (administration API, another instance) within
+   * `intervalMs`: polls the stored configuration's version and reloads when it moved.
+   */
+  startConfigWatch(intervalMs: number): () => void {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      this.#repository.configVersion()
+        .then((version) => (version !== this.#version ? this.reload() : undefined))
+        .catch((error: unknown) => this.#logger.warn({ err: error }, 'provider configuration check failed'))
+        .finally(() => { busy = false; });
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Whether a configuration builds (the administration API refuses one that does not): null, or why not. */
+  check(config: ProviderConfig, credentials: Record<string, string>): string | null {
+    try {
+      createVendorAdapter(config, credentials, this.#factoryContext());
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  #factoryContext() {
+    return { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs, publicUrl: this.#config.publicUrl };
   }
 
   /** Runs the real health check of a loaded provider; null when it is not loaded. */

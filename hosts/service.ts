@@ -7,7 +7,7 @@ import { listen } from './api/server.ts';
 import { buildWorkerContainer, SCHEDULES, WORKER } from './worker/container.ts';
 import { startWorker } from './worker/worker.ts';
 import { bootstrapPlatformAdmin } from './cli/bootstrap-admin.ts';
-import { loadProviders, MESSAGING } from './messaging-bindings.ts';
+import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from './messaging-bindings.ts';
 
 export interface RunningService {
   port: number;
@@ -30,10 +30,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime) });
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
   const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger, workerContainer.getAll(WORKER.tasks));
+  const stopWatch = apiContainer.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS); // one runtime for API and worker
   const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
   return {
     port: server.port, infra, apiContainer,
     async stop(timeoutMs) {
+      stopWatch();
       await server.close(timeoutMs);
       await worker.stop();
       await infra.close();

@@ -2,7 +2,8 @@ import type { Channel } from '../../core/domain/channel.ts';
 import type { ProviderConfig, ProviderHealthCheck } from '../../core/domain/provider.ts';
 import type { CredentialCipher } from '../../core/ports/credential-cipher.ts';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
-import type { ProviderRepository, ProviderWithCredentials } from '../../core/ports/provider-repository.ts';
+import type { ProviderFields, ProviderRepository, ProviderWithCredentials } from '../../core/ports/provider-repository.ts';
+import { translateUniqueViolation } from './db-errors.ts';
 import type { Database } from './database.ts';
 
 interface ProviderRow {
@@ -50,6 +51,39 @@ export class SqlProviderRepository implements ProviderRepository {
       config: toConfig(row),
       credentials: row.credentials_encrypted ? (JSON.parse(this.#cipher.decrypt(row.credentials_encrypted)) as Record<string, string>) : {},
     }));
+  }
+
+  async create(config: ProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {
+    const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
+    const [row] = await translateUniqueViolation('provider name', () => this.#rows(
+      `insert into providers (id, name, vendor, channel, priority, active, settings, countries, credentials_encrypted, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?) returning *`,
+      [this.#ids.next(), config.name, config.vendor, config.channel, config.priority, config.active, JSON.stringify(config.settings),
+        JSON.stringify(config.countries.map((c) => c.toUpperCase())), encrypted, now, now]));
+    return toConfig(row!);
+  }
+
+  async update(id: string, changes: Partial<ProviderFields>, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig | null> {
+    const current = await this.findById(id);
+    if (!current) return null;
+    const next = { ...current, ...changes };
+    const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
+    const [row] = await translateUniqueViolation('provider name', () => this.#rows(
+      `update providers set name = ?, vendor = ?, channel = ?, priority = ?, active = ?, settings = ?::jsonb, countries = ?::jsonb,
+         credentials_encrypted = coalesce(?, credentials_encrypted), updated_at = ? where id = ? returning *`,
+      [next.name, next.vendor, next.channel, next.priority, next.active, JSON.stringify(next.settings), JSON.stringify(next.countries.map((c) => c.toUpperCase())),
+        encrypted, now, id]));
+    return row ? toConfig(row) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.#rows('delete from providers where id = ? returning *', [id])).length === 1;
+  }
+
+  async configVersion(): Promise<string> {
+    const [row] = await this.#database.em().execute<{ v: string }[]>(
+      `select count(*)::text || '/' || coalesce(max(updated_at)::text, '') || '/' || coalesce(sum(hashtext(id || updated_at::text))::text, '') as v from providers`);
+    return row?.v ?? '';
   }
 
   async recordHealth(check: ProviderHealthCheck): Promise<void> {

@@ -25,7 +25,7 @@ export interface FactoryContext {
 /** A required credential or setting; missing ones fail the provider's load with a clear message. */
 function need(values: Record<string, string>, key: string, provider: ProviderConfig): string {
   const value = values[key];
-  if (!value) throw new Error(`provider ${provider.name}: "${key}" is required`);
+  if (!value) throw new Error(`provider ${provider.name}: ${values === provider.settings ? 'setting' : 'credential'} "${key}" is required`);
   return value;
 }
 

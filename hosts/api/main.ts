@@ -4,7 +4,7 @@ import { failStartup, onShutdownSignal } from '../lifecycle.ts';
 import { createLogger } from '../logger.ts';
 import { buildApiContainer, buildApp } from './container.ts';
 import { listen } from './server.ts';
-import { loadProviders, MESSAGING } from '../messaging-bindings.ts';
+import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 
 /** `npm run api`: the HTTP API only (run `npm run worker` beside it). */
 try {
@@ -14,9 +14,11 @@ try {
   const container = buildApiContainer(config, logger, infra);
   await loadProviders(container);
   const stopRefresh = container.get(MESSAGING.runtime).startHealthRefresh(60_000);
+  const stopWatch = container.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS);
   const server = await listen(buildApp(container), config.port, config.host, logger);
   onShutdownSignal(logger, async () => {
     stopRefresh();
+    stopWatch();
     await server.close(config.shutdownTimeoutMs);
     await infra.close();
   });

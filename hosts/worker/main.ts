@@ -4,7 +4,7 @@ import { failStartup, onShutdownSignal } from '../lifecycle.ts';
 import { createLogger } from '../logger.ts';
 import { buildWorkerContainer, SCHEDULES, WORKER } from './container.ts';
 import { startWorker } from './worker.ts';
-import { loadProviders } from '../messaging-bindings.ts';
+import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 
 /** `npm run worker`: job processing only (scale separately from the API). */
 try {
@@ -14,8 +14,10 @@ try {
   const container = buildWorkerContainer(config, logger, infra);
   await loadProviders(container);
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
+  const stopWatch = container.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS);
   const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), logger, container.getAll(WORKER.tasks));
   onShutdownSignal(logger, async () => {
+    stopWatch();
     await worker.stop();
     await infra.close();
   });

@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
 import { testDatabaseUrl } from '../support/test-database.ts';
+import { freePort, startProcess, until, untilHealthy, type StartedProcess } from '../support/processes.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const MESSAGES = 20;
 const VENDOR_HOLD_MS = 3_000;
 
@@ -42,34 +41,10 @@ function startHoldingVendor() {
   });
   return new Promise<{ url: string; state: typeof state; close: () => Promise<void> }>((resolve) => {
     server.listen(0, '127.0.0.1', () => resolve({
-      url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, state,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state,
       close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
     }));
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function start(entry: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: os.tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => { output += String(d); });
-  child.stderr!.on('data', (d) => { output += String(d); });
-  return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-}
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', function () {
@@ -103,13 +78,10 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
     }] }));
     const port = await freePort();
     const env = { DATABASE_URL: url, DATA_DIR: dir, PROVIDERS_FILE: providersFile, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const first = start('hosts/main.ts', env);
-    let second: ReturnType<typeof start> | null = null;
+    const first = startProcess('hosts/main.ts', env);
+    let second: StartedProcess | null = null;
     try {
-      await until(async () => {
-        if (first.child.exitCode !== null) throw new Error(`the service exited:\n${first.output()}`);
-        return fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status === 200, () => false);
-      }, 60_000, 'the service to start');
+      await untilHealthy(first, port);
       const call = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
         const res = await fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
         return (await res.json() as { data: any }).data;
@@ -125,7 +97,7 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
       first.child.kill('SIGKILL');
       const killedAt = Date.now();
       await first.exited;
-      second = start('hosts/worker/main.ts', env);
+      second = startProcess('hosts/worker/main.ts', env);
 
       db = await openDatabase({ databaseUrl: url, poolSize: 1 });
       const statuses = async () => Object.fromEntries((await db.em().execute<{ status: string; n: string }[]>(

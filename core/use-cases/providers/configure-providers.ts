@@ -7,15 +7,29 @@ import type { ProviderRepository } from '../../ports/provider-repository.ts';
 
 const country = v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^([A-Z]{2}|\*)$/, 'must be an ISO 3166 alpha-2 code or *'));
 
+/** Each field of a provider definition, alone (the PATCH of provider administration takes any of them). */
+export const PROVIDER_FIELDS = {
+  name: v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, 'must be 2-63 lowercase letters, digits, dot, underscore or hyphen')),
+  vendor: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(63, 'is too long')),
+  channel: v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`),
+  priority: v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(0, 'must be at least 0'), v.maxValue(10_000, 'must be at most 10000')),
+  active: v.boolean('must be true or false'),
+  countries: v.pipe(v.array(country, 'must be an array of country codes'), v.minLength(1, 'must name at least one country or *'), v.maxLength(250, 'at most 250 countries')),
+  settings: v.pipe(v.record(v.string(), v.pipe(v.string('values must be strings'), v.maxLength(2_000, 'values must be at most 2000 characters'))),
+    v.check((s) => Object.keys(s).length <= 50, 'at most 50 settings')),
+  credentials: v.pipe(v.record(v.string(), v.pipe(v.string('values must be strings'), v.maxLength(20_000, 'values are too long'))),
+    v.check((s) => Object.keys(s).length <= 20, 'at most 20 credentials')),
+};
+
 export const ProviderDefinition = v.object({
-  name: v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, 'must be 2-63 lowercase letters, digits, dot, underscore or hyphen')),
-  vendor: v.pipe(v.string(), v.trim(), v.minLength(1)),
-  channel: v.picklist(CHANNELS),
-  priority: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 100),
-  active: v.optional(v.boolean(), true),
-  countries: v.optional(v.pipe(v.array(country), v.minLength(1), v.maxLength(250)), [DEFAULT_ROUTE]),
-  settings: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(2_000))), {}),
-  credentials: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(20_000)))),
+  name: PROVIDER_FIELDS.name,
+  vendor: PROVIDER_FIELDS.vendor,
+  channel: PROVIDER_FIELDS.channel,
+  priority: v.optional(PROVIDER_FIELDS.priority, 100),
+  active: v.optional(PROVIDER_FIELDS.active, true),
+  countries: v.optional(PROVIDER_FIELDS.countries, [DEFAULT_ROUTE]),
+  settings: v.optional(PROVIDER_FIELDS.settings, {}),
+  credentials: v.optional(PROVIDER_FIELDS.credentials),
 });
 
 export const ProvidersConfigInput = v.object({

@@ -1,5 +1,10 @@
 import type { Container } from 'inversify';
+import { CreateProvider } from '../../../core/use-cases/providers/create-provider.ts';
+import { DeleteProvider } from '../../../core/use-cases/providers/delete-provider.ts';
 import { GetProvider } from '../../../core/use-cases/providers/get-provider.ts';
+import type { ProviderAdminDeps } from '../../../core/use-cases/providers/provider-admin.ts';
+import { UpdateProvider } from '../../../core/use-cases/providers/update-provider.ts';
+import { adminProviderRoutes } from '../routes/admin-provider-routes.ts';
 import { ListProviders } from '../../../core/use-cases/providers/list-providers.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
 import { providerRoutes } from '../routes/provider-routes.ts';
@@ -8,6 +13,12 @@ import { INFRA } from '../../tokens.ts';
 import { API } from '../tokens.ts';
 
 export function bindProvidersModule(container: Container): void {
+  container.bind(API.routes).toResolvedValue((providers, runtime, storage, ids, clock) => {
+    const deps: ProviderAdminDeps = {
+      providers, storage, ids, clock, check: (config, credentials) => runtime.check(config, credentials), onChanged: () => runtime.reload(),
+    };
+    return adminProviderRoutes({ createProvider: new CreateProvider(deps), updateProvider: new UpdateProvider(deps), deleteProvider: new DeleteProvider(deps) });
+  }, [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (providers, checkProviderHealth) => providerRoutes({
       listProviders: new ListProviders({ providers }), getProvider: new GetProvider({ providers }), checkProviderHealth,

@@ -1,0 +1,37 @@
+import type { CreateProvider } from '../../../core/use-cases/providers/create-provider.ts';
+import type { DeleteProvider } from '../../../core/use-cases/providers/delete-provider.ts';
+import type { UpdateProvider } from '../../../core/use-cases/providers/update-provider.ts';
+import { ProviderDefinition } from '../../../core/use-cases/providers/configure-providers.ts';
+import { ProviderPatch } from '../../../core/use-cases/providers/provider-admin.ts';
+import { ok, requireUser, type RequestInput, type RouteDefinition } from '../route.ts';
+
+export interface AdminProviderRouteDeps {
+  createProvider: CreateProvider;
+  updateProvider: UpdateProvider;
+  deleteProvider: DeleteProvider;
+}
+
+const admin = (input: RequestInput) => ({ userId: requireUser(input).userId });
+
+/** Provider administration (platform administrators; docs/providers.md). Reads stay on /providers. */
+export function adminProviderRoutes(deps: AdminProviderRouteDeps): RouteDefinition[] {
+  return [
+    {
+      method: 'POST', path: '/admin/providers', tag: 'Admin', summary: 'Add a messaging provider (credentials write-only, encrypted at rest); live in every process within seconds',
+      auth: 'platform-admin', body: ProviderDefinition,
+      responses: { 201: 'The provider (never its credentials)', 400: 'VALIDATION_ERROR (including an unknown vendor or a missing credential)', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 409: 'CONFLICT (name taken)' },
+      handler: async (input) => ok(await deps.createProvider.execute(admin(input), input.body), 201),
+    },
+    {
+      method: 'PATCH', path: '/admin/providers/:id', tag: 'Admin', summary: 'Change routes, priority, settings or activation, or rotate credentials',
+      auth: 'platform-admin', body: ProviderPatch,
+      responses: { 200: 'The provider', 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT (name taken)' },
+      handler: async (input) => ok(await deps.updateProvider.execute(admin(input), input.params['id'] ?? '', input.body)),
+    },
+    {
+      method: 'DELETE', path: '/admin/providers/:id', tag: 'Admin', summary: 'Delete a provider with its credentials and health history',
+      auth: 'platform-admin', responses: { 200: '`{ deleted: true, id }`', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' },
+      handler: async (input) => ok(await deps.deleteProvider.execute(admin(input), input.params['id'] ?? '')),
+    },
+  ];
+}

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface StartedProcess { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+/** Starts `node <entry>` from the repository root with only PATH, HOME and `env`, collecting its output. */
+export function startProcess(entry: string, env: Record<string, string>): StartedProcess {
+  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: os.tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += String(d); });
+  child.stderr!.on('data', (d) => { output += String(d); });
+  return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+}
+
+/** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until the API of a started process answers /health. */
+export async function untilHealthy(started: StartedProcess, port: number, timeoutMs = 60_000): Promise<void> {
+  await until(async () => {
+    if (started.child.exitCode !== null) throw new Error(`the process exited:\n${started.output()}`);
+    return fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status === 200, () => false);
+  }, timeoutMs, 'the service to answer /health');
+}
