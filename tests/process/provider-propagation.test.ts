@@ -4,8 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
 import { startFakeArkesel, type FakeArkesel } from '../support/fake-vendors/arkesel.ts';
-import { freePort, startProcess, until, untilHealthy, type StartedProcess } from '../support/processes.ts';
-import { testDatabaseUrl } from '../support/test-database.ts';
+import { dedicatedDatabase, freePort, startProcess, until, untilHealthy, type StartedProcess } from '../support/processes.ts';
 
 /**
  * `npm run api` and `npm run worker` as separate processes on one PostgreSQL: a provider an
@@ -14,23 +13,18 @@ import { testDatabaseUrl } from '../support/test-database.ts';
  */
 describe('process: a provider change reaches a running worker process within 5 s (PostgreSQL)', function () {
   this.timeout(120_000);
-  let admin: Database;
   let db: Database;
   let url: string;
-  const name = `nkra_providers_${process.pid}`;
+  let database: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
 
   before(async function () {
-    const base = await testDatabaseUrl();
-    if (!base) this.skip();
-    const at = (database: string) => { const u = new URL(base!); u.pathname = `/${database}`; return u.toString(); };
-    admin = await openDatabase({ databaseUrl: at('postgres'), poolSize: 1 });
-    await admin.em().execute(`drop database if exists ${name}`);
-    await admin.em().execute(`create database ${name}`);
-    url = at(name);
+    database = await dedicatedDatabase(`nkra_providers_${process.pid}`);
+    if (!database) this.skip();
+    url = database.url;
   });
   after(async () => {
     await db?.close();
-    if (admin) { await admin.em().execute(`drop database if exists ${name} with (force)`).catch(() => undefined); await admin.close(); }
+    await database?.drop();
   });
 
   it('adds an Arkesel provider through the API; the other process routes to it within 5 s', async () => {

@@ -6,8 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
-import { testDatabaseUrl } from '../support/test-database.ts';
-import { freePort, startProcess, until, untilHealthy, type StartedProcess } from '../support/processes.ts';
+import { dedicatedDatabase, freePort, startProcess, until, untilHealthy, type StartedProcess } from '../support/processes.ts';
 
 const MESSAGES = 20;
 const VENDOR_HOLD_MS = 3_000;
@@ -49,23 +48,18 @@ function startHoldingVendor() {
 
 describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', function () {
   this.timeout(180_000);
-  let admin: Database;
   let db: Database;
   let url: string;
-  const name = `nkra_crash_${process.pid}`;
+  let database: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
 
   before(async function () {
-    const base = await testDatabaseUrl();
-    if (!base) this.skip();
-    const at = (database: string) => { const u = new URL(base!); u.pathname = `/${database}`; return u.toString(); };
-    admin = await openDatabase({ databaseUrl: at('postgres'), poolSize: 1 });
-    await admin.em().execute(`drop database if exists ${name}`);
-    await admin.em().execute(`create database ${name}`);
-    url = at(name);
+    database = await dedicatedDatabase(`nkra_crash_${process.pid}`);
+    if (!database) this.skip();
+    url = database.url;
   });
   after(async () => {
     await db?.close();
-    if (admin) { await admin.em().execute(`drop database if exists ${name} with (force)`).catch(() => undefined); await admin.close(); }
+    await database?.drop();
   });
 
   it('has every message of the batch in flight taken over and delivered within 60 s, each accepted by the vendor exactly once', async () => {

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import { testDatabaseUrl } from './test-database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -40,4 +42,24 @@ export async function untilHealthy(started: StartedProcess, port: number, timeou
     if (started.child.exitCode !== null) throw new Error(`the process exited:\n${started.output()}`);
     return fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status === 200, () => false);
   }, timeoutMs, 'the service to answer /health');
+}
+
+/**
+ * A fresh, empty PostgreSQL database of its own on the test server (for tests whose processes would
+ * otherwise work the shared test database's queue), or null without PostgreSQL. `drop()` removes it.
+ */
+export async function dedicatedDatabase(name: string): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const base = await testDatabaseUrl();
+  if (!base) return null;
+  const at = (database: string) => { const u = new URL(base); u.pathname = `/${database}`; return u.toString(); };
+  const admin: Database = await openDatabase({ databaseUrl: at('postgres'), poolSize: 1 });
+  await admin.em().execute(`drop database if exists ${name}`);
+  await admin.em().execute(`create database ${name}`);
+  return {
+    url: at(name),
+    async drop() {
+      await admin.em().execute(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await admin.close();
+    },
+  };
 }
