@@ -23,11 +23,15 @@ export class MikroOrmSuppressionRepository implements SuppressionRepository {
   /** One query for every candidate's entries (phone or lowercased email); the channel is matched here. */
   async findMatches(candidates: ReadonlyArray<{ organizationId: string; channel: Channel; recipient: string }>): Promise<Array<Suppression | null>> {
     if (candidates.length === 0) return [];
-    const recipients = [...new Set(candidates.map((c) => c.recipient))];
+    // One probe per (organization, recipient) pair, as a phone and as an email: never the cross product of a shared batch.
+    const pairs = [...new Map(candidates.map((c) => [`${c.organizationId}\u0000${c.recipient}`, c])).values()];
     const rows = await sqlRows<Row>(this.#em,
-      `select ${entityColumns(this.#em, SuppressionEntity).selectList} from suppressions
-        where organization_id = any($1::text[]) and (phone = any($2::text[]) or email = any($3::text[]))`,
-      [[...new Set(candidates.map((c) => c.organizationId))], recipients, [...new Set(recipients.map((r) => r.toLowerCase()))]]);
+      `select ${entityColumns(this.#em, SuppressionEntity).selectList} from unnest($1::text[], $2::text[]) as p (org, rcpt)
+         join suppressions on organization_id = p.org and phone = p.rcpt
+       union
+       select ${entityColumns(this.#em, SuppressionEntity).selectList} from unnest($1::text[], $3::text[]) as p (org, rcpt)
+         join suppressions on organization_id = p.org and email = p.rcpt`,
+      [pairs.map((c) => c.organizationId), pairs.map((c) => c.recipient), pairs.map((c) => c.recipient.toLowerCase())]);
     const entries = rows.map((row) => toSuppression({ ...row, createdAt: toDate(row.createdAt)! }));
     return candidates.map(({ organizationId, channel, recipient }) => entries.find((s) => s.organizationId === organizationId
       && (s.channel === null || s.channel === channel) && (s.phone === recipient || s.email === recipient.toLowerCase())) ?? null);
