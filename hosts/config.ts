@@ -20,6 +20,8 @@ export interface Config {
   sessionTtlSeconds: number;
   redisUrl: string | undefined;
   metricsToken: string | undefined;
+  /** `npm run worker`: serve its Prometheus metrics (providers, queues, process) on this port; unset: none. */
+  workerMetricsPort: number | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   publicUrl: string;
@@ -100,6 +102,7 @@ const EnvSchema = v.object({
   TOP_UP_MAX_GHS: v.optional(ghsAmount, '50000'),
   TOP_UP_PRESETS_GHS: v.optional(v.pipe(v.string(), v.regex(/^\s*\d{1,7}(\.\d{1,2})?(\s*,\s*\d{1,7}(\.\d{1,2})?){0,11}\s*$/, 'must be up to 12 comma-separated GHS amounts')), '25,50,100,250,500,1000'),
   LOW_BALANCE_THRESHOLD_GHS: v.optional(ghsAmount, '10'),
+  WORKER_METRICS_PORT: v.optional(intIn(1, 65535)),
   TRIAL_CREDIT_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(100, 'must be at most 100')), '5'),
   TRIAL_CREDITS_PER_DAY: v.optional(intIn(0, 1_000_000), '200'),
   IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
@@ -142,7 +145,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     ...billing,
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
     jwtSecret: jwtSecret!, encryptionKey: encryptionKey!, sessionTtlSeconds: e.SESSION_TTL_SECONDS,
-    redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, workerMetricsPort: e.WORKER_METRICS_PORT, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
     publicUrl, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
     loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
     passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES, passwordResetLimitPerEmail: e.PASSWORD_RESET_LIMIT_PER_EMAIL, passwordResetLimitPerIp: e.PASSWORD_RESET_LIMIT_PER_IP,

@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { ProviderTelemetry } from './provider-telemetry.ts';
 import { CachedPricing } from '../adapters/cache/cached-pricing.ts';
 import { SqlProviderRepository } from '../adapters/postgres/sql-provider-repository.ts';
 import { AesGcmCredentialCipher } from '../adapters/security/aes-gcm-credential-cipher.ts';
@@ -19,6 +20,7 @@ export const MESSAGING = {
   providerRepository: token<ProviderRepository>('messaging.ProviderRepository'),
   runtime: token<ProviderRuntime>('messaging.ProviderRuntime'),
   providers: token<ProviderDirectory>('messaging.ProviderDirectory'),
+  telemetry: token<ProviderTelemetry>('messaging.ProviderTelemetry'),
   pricing: token<PricingRepository>('messaging.Pricing'),
   deliverMessage: token<DeliverMessage>('messaging.DeliverMessage'),
   checkProviderHealth: token<CheckProviderHealth>('messaging.CheckProviderHealth'),
@@ -31,6 +33,8 @@ export interface MessagingOverrides {
   providers?: ProviderDirectory;
   /** Share one provider runtime (breakers, rate limits) between the API and worker of one process. */
   runtime?: ProviderRuntime;
+  /** With `runtime`: the telemetry that runtime reports to (one set of provider metrics per process). */
+  telemetry?: ProviderTelemetry;
 }
 
 /**
@@ -42,7 +46,9 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
   if (overrides.runtime) container.bind(MESSAGING.runtime).toConstantValue(overrides.runtime);
-  else container.bind(MESSAGING.runtime).toResolvedValue((repository) => new ProviderRuntime(repository, config, logger), [MESSAGING.providerRepository]).inSingletonScope();
+  else container.bind(MESSAGING.runtime).toResolvedValue((repository, telemetry) => new ProviderRuntime(repository, config, logger, telemetry),
+    [MESSAGING.providerRepository, MESSAGING.telemetry]).inSingletonScope();
+  container.bind(MESSAGING.telemetry).toConstantValue(overrides.telemetry ?? new ProviderTelemetry(logger));
   if (overrides.providers) container.bind(MESSAGING.providers).toConstantValue(overrides.providers);
   else container.bind(MESSAGING.providers).toResolvedValue((runtime) => runtime.directory, [MESSAGING.runtime]).inSingletonScope();
   container.bind(MESSAGING.pricing).toResolvedValue((storage) => new CachedPricing(() => storage.pricing), [INFRA.storage]).inSingletonScope();

@@ -8,6 +8,7 @@ import type { ProviderRepository } from '../core/ports/provider-repository.ts';
 import type { ProviderHealth, VendorAdapter } from '../core/ports/vendor-adapter.ts';
 import { ConfigureProviders } from '../core/use-cases/providers/configure-providers.ts';
 import { GuardedProvider } from '../adapters/providers/guarded-provider.ts';
+import type { ProviderObserver } from '../adapters/providers/provider-observer.ts';
 import { RoutedProviderDirectory, type RoutedEntry } from '../adapters/providers/routed-provider-directory.ts';
 import { SandboxProvider } from '../adapters/providers/sandbox-provider.ts';
 import { createVendorAdapter, isVendorAdapter } from '../adapters/providers/vendor-factory.ts';
@@ -30,10 +31,13 @@ export class ProviderRuntime {
   #built = new Map<string, { stamp: string; entry: RoutedEntry; adapter: VendorAdapter | null }>();
   #version: string | null = null;
 
-  constructor(repository: ProviderRepository, config: Config, logger: Logger) {
+  readonly #observer: ProviderObserver | undefined;
+
+  constructor(repository: ProviderRepository, config: Config, logger: Logger, observer?: ProviderObserver) {
     this.#repository = repository;
     this.#config = config;
     this.#logger = logger;
+    this.#observer = observer;
   }
 
   /**
@@ -60,6 +64,7 @@ export class ProviderRuntime {
           breaker: DEFAULT_BREAKER_POLICY,
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
           maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
+          ...(this.#observer ? { observer: this.#observer } : {}),
         }) };
         const vendorAdapter = kept ? kept.adapter : isVendorAdapter(adapter!) ? adapter as VendorAdapter : null;
         if (vendorAdapter) adapters.set(config.id, vendorAdapter);

@@ -27,7 +27,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   await bootstrapPlatformAdmin(config, infra, logger);
   const apiContainer = buildApiContainer(config, logger, infra);
   await loadProviders(apiContainer);
-  const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime) });
+  const workerContainer = buildWorkerContainer(config, logger, infra, { runtime: apiContainer.get(MESSAGING.runtime), telemetry: apiContainer.get(MESSAGING.telemetry) });
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
   const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger, workerContainer.getAll(WORKER.tasks));
   const stopWatch = apiContainer.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS); // one runtime for API and worker

@@ -1,6 +1,7 @@
 import { breakerAllows, breakerFailure, breakerSuccess, closedBreaker, type BreakerPolicy, type BreakerState } from '../../core/domain/circuit-breaker.ts';
 import type { Channel } from '../../core/domain/channel.ts';
 import type { ChannelProvider, OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
+import type { ProviderObserver } from './provider-observer.ts';
 
 /** The rate window, one second plus a guard for submissions that arrive at the vendor bunched by the network. */
 const WINDOW_MS = 1_020;
@@ -12,6 +13,8 @@ export interface GuardOptions {
   /** Submissions per second to this provider from this process (the vendor's MPS limit); 0 = unlimited. */
   maxPerSecond: number;
   now?: () => number;
+  /** Metrics and log lines for each call and circuit change (hosts/provider-telemetry.ts). */
+  observer?: ProviderObserver;
 }
 
 /**
@@ -49,21 +52,34 @@ export class GuardedProvider implements ChannelProvider {
 
   async send(message: OutboundMessage): Promise<ProviderResult> {
     const gate = breakerAllows(this.#breaker, this.#now(), this.#options.breaker);
-    this.#breaker = gate.next;
+    this.#setBreaker(gate.next);
     if (!gate.allowed) return { accepted: false, retryable: true, errorCode: 'CIRCUIT_OPEN', errorMessage: `${this.name}: circuit open after repeated failures` };
     await this.#acquire();
+    const observer = this.#options.observer;
+    const started = performance.now();
+    observer?.inFlight(this.name, this.#inFlight);
+    let result: ProviderResult | null = null;
     try {
       await this.#pace();
-      const result = await this.inner.send(message);
+      result = await this.inner.send(message);
       // Permanent answers (bad number) say nothing about the provider's health.
-      this.#breaker = result.accepted || !result.retryable ? breakerSuccess() : breakerFailure(this.#breaker, this.#now(), this.#options.breaker);
+      this.#setBreaker(result.accepted || !result.retryable ? breakerSuccess() : breakerFailure(this.#breaker, this.#now(), this.#options.breaker));
       return result;
     } catch (error) {
-      this.#breaker = breakerFailure(this.#breaker, this.#now(), this.#options.breaker);
+      this.#setBreaker(breakerFailure(this.#breaker, this.#now(), this.#options.breaker));
       throw error;
     } finally {
       this.#release();
+      if (observer) {
+        observer.called({ provider: this.name, channel: this.channel, messageId: message.messageId, seconds: (performance.now() - started) / 1000, result });
+        observer.inFlight(this.name, this.#inFlight);
+      }
     }
+  }
+
+  #setBreaker(next: BreakerState): void {
+    if (next.state !== this.#breaker.state) this.#options.observer?.circuitChanged(this.name, this.#breaker.state, next.state);
+    this.#breaker = next;
   }
 
   async #acquire(): Promise<void> {

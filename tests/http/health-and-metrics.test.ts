@@ -75,6 +75,9 @@ describe('HTTP: GET /health and GET /metrics', () => {
     expect(res.text).to.match(/nkra_http_requests_total\{method="GET",route="\/health",status="200"\} \d+/);
     expect(res.text).to.include('nkra_http_request_duration_seconds_bucket');
     expect(res.text).to.match(/nkra_queue_jobs\{queue="notification-send",state="waiting"\} \d+/);
+    for (const family of ['nkra_provider_requests_total', 'nkra_provider_request_duration_seconds', 'nkra_provider_in_flight', 'nkra_provider_circuit_state']) {
+      expect(res.text).to.include(`# TYPE ${family}`);
+    }
   });
 
   it('protects /metrics with METRICS_TOKEN when one is configured', async () => {

@@ -1,11 +1,12 @@
+import type { Registry } from 'prom-client';
 import { AppError } from '../../../core/errors.ts';
 import type { CheckHealth } from '../../../core/use-cases/system/check-health.ts';
-import type { HttpMetrics } from '../metrics.ts';
 import type { RouteDefinition } from '../route.ts';
 
 export interface SystemRouteDeps {
   checkHealth: CheckHealth;
-  metrics: HttpMetrics;
+  /** What GET /metrics serves: the HTTP metrics merged with the provider telemetry of this process. */
+  metrics: { registry: Pick<Registry, 'contentType' | 'metrics'> };
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** NODE_ENV=production: /metrics answers 404 without METRICS_TOKEN. */
