@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { INFRA } from '../../hosts/tokens.ts';
+import { startFakeArkesel } from '../support/fake-vendors/arkesel.ts';
 import { chromiumAvailable, launchBrowser, newPage, screenshot, type Watched } from './support/browser.ts';
 import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
 
@@ -294,6 +295,42 @@ describe('E2E: the dashboard in a real browser', function () {
       // The banner goes when the session is back to the administrator's; wait for that instead of sampling once.
       await admin.page.getByTestId('impersonation-banner').waitFor({ state: 'detached', timeout: 5_000 });
     } finally { await admin.context.close(); }
+  });
+
+  it('lets a platform administrator add a vendor in the browser; the tenant\'s next send goes through it, without a restart', async function () {
+    needs(this, 'POST /admin/providers', 'PATCH /admin/providers/{id}', 'DELETE /admin/providers/{id}');
+    const vendor = await startFakeArkesel({ apiKey: 'e2e-arkesel-key' });
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Providers' }).click();
+      await admin.page.getByRole('heading', { level: 1, name: 'Providers' }).waitFor();
+      await admin.page.getByLabel('Provider name').fill('arkesel-ci');
+      await admin.page.getByLabel('Vendor').fill('arkesel-sms');
+      await admin.page.getByLabel('Countries').fill('CI');
+      await admin.page.getByLabel('Priority').fill('1');
+      await admin.page.getByLabel('Settings').fill(`senderId=NKRA\nbaseUrl=${vendor.url}`);
+      await admin.page.getByLabel('Credentials').fill('apiKey=e2e-arkesel-key');
+      await screenshot(admin.page, '25-admin-add-provider');
+      await admin.page.getByRole('button', { name: 'Add provider' }).click();
+      await admin.page.getByText('Provider arkesel-ci added').waitFor();
+      await admin.page.getByRole('row', { name: /arkesel-ci/ }).getByText('credentials set').waitFor();
+      expect(await admin.page.locator('main').textContent()).to.not.include('e2e-arkesel-key');
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+    // The tenant sends to Côte d'Ivoire from the dashboard: routed to the new vendor at once.
+    await go('/app/send', 'Send a message');
+    await page.getByLabel('Recipient').fill('+2250701234567');
+    await page.getByLabel('Message', { exact: true }).fill('Bonjour depuis Kumasi');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('link', { name: 'See its delivery log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Message detail' }).waitFor();
+    expect(await page.locator('main').textContent()).to.include('arkesel-ci');
+    expect(vendor.received.filter((r) => r.path === '/api/v2/sms/send')).to.have.length(1);
+    await vendor.close();
   });
 
   it('shows the provider health to a platform administrator and runs a health check', async () => {

@@ -16,7 +16,8 @@ import { ApiKeysPage } from './pages/api-keys.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
-import { AdminApprovalsPage, AdminProvidersPage, AdminRevenuePage, AdminTenantsPage } from './pages/admin.tsx';
+import { AdminApprovalsPage, AdminRevenuePage, AdminTenantsPage } from './pages/admin.tsx';
+import { AdminProvidersPage } from './pages/admin-providers.tsx';
 
 // The two chart pages load recharts (most of the bundle) on demand.
 const OverviewPage = lazy(() => import('./pages/overview.tsx').then((m) => ({ default: m.OverviewPage })));
