@@ -98,6 +98,7 @@ export * from './use-cases/providers/configure-providers.ts';
 export * from './use-cases/providers/create-provider.ts';
 export * from './use-cases/providers/delete-provider.ts';
 export * from './use-cases/providers/provider-admin.ts';
+export * from './use-cases/providers/send-provider-test-message.ts';
 export * from './use-cases/providers/update-provider.ts';
 export * from './use-cases/providers/get-provider.ts';
 export * from './use-cases/providers/list-providers.ts';

@@ -4,6 +4,7 @@ import { DEFAULT_BREAKER_POLICY } from '../core/domain/circuit-breaker.ts';
 import { CHANNELS } from '../core/domain/channel.ts';
 import type { Clock } from '../core/ports/clock.ts';
 import type { ProviderConfig } from '../core/domain/provider.ts';
+import type { ProviderResult } from '../core/ports/channel-provider.ts';
 import type { ProviderRepository } from '../core/ports/provider-repository.ts';
 import type { ProviderHealth, VendorAdapter } from '../core/ports/vendor-adapter.ts';
 import { ConfigureProviders } from '../core/use-cases/providers/configure-providers.ts';
@@ -98,6 +99,14 @@ export class ProviderRuntime {
     }, intervalMs);
     timer.unref();
     return () => clearInterval(timer);
+  }
+
+  /** Sends through one loaded provider (its breaker and rate limit included); null when it is not loaded (inactive, unknown). */
+  async sendThrough(providerId: string, message: { messageId: string; to: string; subject: string | null; body: string }): Promise<ProviderResult | null> {
+    const built = this.#built.get(providerId);
+    if (!built) return null;
+    const { provider, config } = built.entry;
+    return provider.send({ ...message, internalMessageId: message.messageId, organizationId: 'platform', channel: config.channel, senderId: null });
   }
 
   /** Whether a configuration builds (the administration API refuses one that does not): null, or why not. */

@@ -67,6 +67,22 @@ describe('HTTP: /admin/providers (configured live, credentials write-only)', fun
     expect(first.received.filter((r) => r.path === '/api/v2/sms/send')).to.have.length(1);
   });
 
+  it('sends a test message through this provider only: not recorded as a tenant message, audited; refused when inactive', async () => {
+    const before = second.received.length;
+    const test = record(await app.api.post(`/admin/providers/${providerId}/test-message`, { to: '+2250709999999', body: 'Provider test' }, { token: ops.token }));
+    expect(test.status, test.text).to.equal(200);
+    expect(test.body.data).to.include({ providerId, name, to: '+2250709999999', accepted: true });
+    expect(second.received.length).to.equal(before + 1);
+    const bad = record(await app.api.post(`/admin/providers/${providerId}/test-message`, { to: 'not-a-phone' }, { token: ops.token }));
+    expect(bad.status).to.equal(400);
+    expect(record(await app.api.post('/admin/providers/no-such-id/test-message', { to: '+2250709999999' }, { token: ops.token })).status).to.equal(404);
+    await app.api.request('PATCH', `/admin/providers/${providerId}`, { active: false }, { token: ops.token });
+    const inactive = record(await app.api.post(`/admin/providers/${providerId}/test-message`, { to: '+2250709999999' }, { token: ops.token }));
+    expect(inactive.status).to.equal(503);
+    expect(inactive.body.error.code).to.equal('PROVIDER_UNAVAILABLE');
+    await app.api.request('PATCH', `/admin/providers/${providerId}`, { active: true }, { token: ops.token });
+  });
+
   it('deactivates and reactivates a provider: inactive, its country has no route', async () => {
     expect(record(await app.api.request('PATCH', `/admin/providers/${providerId}`, { active: false }, { token: ops.token })).body.data.active).to.equal(false);
     const refused = record(await sendToIvoryCoast());
@@ -96,7 +112,7 @@ describe('HTTP: /admin/providers (configured live, credentials write-only)', fun
   it('audits every change without credential values, and never answers them anywhere', async () => {
     const audit = record(await app.api.get('/admin/audit-log?limit=50', { token: ops.token }));
     const actions = (audit.body.data.items ?? audit.body.data).filter((e: { target: string | null }) => e.target === `provider:${providerId}`).map((e: { action: string }) => e.action);
-    expect(actions).to.include.members(['provider.create', 'provider.update']);
+    expect(actions).to.include.members(['provider.create', 'provider.update', 'provider.test']);
     for (const text of answers) expect(text).to.not.include(FIRST_KEY).and.not.include(ROTATED_KEY);
   });
 

@@ -4,6 +4,7 @@ import { DeleteProvider } from '../../../core/use-cases/providers/delete-provide
 import { GetProvider } from '../../../core/use-cases/providers/get-provider.ts';
 import type { ProviderAdminDeps } from '../../../core/use-cases/providers/provider-admin.ts';
 import { UpdateProvider } from '../../../core/use-cases/providers/update-provider.ts';
+import { SendProviderTestMessage } from '../../../core/use-cases/providers/send-provider-test-message.ts';
 import { adminProviderRoutes } from '../routes/admin-provider-routes.ts';
 import { ListProviders } from '../../../core/use-cases/providers/list-providers.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
@@ -17,7 +18,10 @@ export function bindProvidersModule(container: Container): void {
     const deps: ProviderAdminDeps = {
       providers, storage, ids, clock, check: (config, credentials) => runtime.check(config, credentials), onChanged: () => runtime.reload(),
     };
-    return adminProviderRoutes({ createProvider: new CreateProvider(deps), updateProvider: new UpdateProvider(deps), deleteProvider: new DeleteProvider(deps) });
+    return adminProviderRoutes({
+      createProvider: new CreateProvider(deps), updateProvider: new UpdateProvider(deps), deleteProvider: new DeleteProvider(deps),
+      sendTestMessage: new SendProviderTestMessage({ providers, storage, ids, clock, send: (id, message) => runtime.sendThrough(id, message) }),
+    });
   }, [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (providers, checkProviderHealth) => providerRoutes({

@@ -1,6 +1,7 @@
 import type { CreateProvider } from '../../../core/use-cases/providers/create-provider.ts';
 import type { DeleteProvider } from '../../../core/use-cases/providers/delete-provider.ts';
 import type { UpdateProvider } from '../../../core/use-cases/providers/update-provider.ts';
+import { ProviderTestInput, type SendProviderTestMessage } from '../../../core/use-cases/providers/send-provider-test-message.ts';
 import { ProviderDefinition } from '../../../core/use-cases/providers/configure-providers.ts';
 import { ProviderPatch } from '../../../core/use-cases/providers/provider-admin.ts';
 import { ok, requireUser, type RequestInput, type RouteDefinition } from '../route.ts';
@@ -9,6 +10,7 @@ export interface AdminProviderRouteDeps {
   createProvider: CreateProvider;
   updateProvider: UpdateProvider;
   deleteProvider: DeleteProvider;
+  sendTestMessage: SendProviderTestMessage;
 }
 
 const admin = (input: RequestInput) => ({ userId: requireUser(input).userId });
@@ -27,6 +29,12 @@ export function adminProviderRoutes(deps: AdminProviderRouteDeps): RouteDefiniti
       auth: 'platform-admin', body: ProviderPatch,
       responses: { 200: 'The provider', 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT (name taken)' },
       handler: async (input) => ok(await deps.updateProvider.execute(admin(input), input.params['id'] ?? '', input.body)),
+    },
+    {
+      method: 'POST', path: '/admin/providers/:id/test-message', tag: 'Admin', summary: 'Send one message through this provider only (not recorded, not charged; audited)',
+      auth: 'platform-admin', body: ProviderTestInput,
+      responses: { 200: '`{ accepted, providerMessageId | errorCode, errorMessage, retryable, latencyMs }`', 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 503: 'PROVIDER_UNAVAILABLE (inactive or not loaded)' },
+      handler: async (input) => ok(await deps.sendTestMessage.execute(admin(input), input.params['id'] ?? '', input.body)),
     },
     {
       method: 'DELETE', path: '/admin/providers/:id', tag: 'Admin', summary: 'Delete a provider with its credentials and health history',

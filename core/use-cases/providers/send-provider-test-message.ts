@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { AppError } from '../../errors.ts';
+import { normalizeRecipient } from '../../domain/recipient.ts';
+import type { ProviderResult } from '../../ports/channel-provider.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { ProviderRepository } from '../../ports/provider-repository.ts';
+import type { Storage } from '../../ports/storage.ts';
+import { parseInput } from '../../validation.ts';
+import type { AdminActor } from '../admin/admin-actor.ts';
+import { countryCodeSchema } from '../messaging/message-preparation.ts';
+
+export const ProviderTestInput = v.object({
+  to: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(4096, 'is too long')),
+  body: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1_000, 'must be at most 1000 characters')), 'Nkra provider test message'),
+  subject: v.optional(v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')), 'Nkra provider test'),
+  countryCode: v.optional(countryCodeSchema, 'GH'),
+});
+
+/** Sends one message through exactly this provider (its circuit breaker and rate limit included); null when it is not loaded. */
+export type SendThroughProvider = (providerId: string, message: { messageId: string; to: string; subject: string | null; body: string }) => Promise<ProviderResult | null>;
+
+/**
+ * POST /admin/providers/{id}/test-message (platform administrators): sends one message through this
+ * provider only, to check its credentials and sender ID end to end. Not a tenant's message: nothing is
+ * recorded in delivery logs or charged; the attempt is audited (provider.test, with the outcome and
+ * the recipient, never credentials). NOT_FOUND for an unknown provider; VALIDATION_ERROR for a `to`
+ * the channel cannot take; PROVIDER_UNAVAILABLE when the provider is inactive or not loaded.
+ */
+export class SendProviderTestMessage {
+  readonly #deps: { providers: ProviderRepository; storage: Pick<Storage, 'auditLog'>; ids: IdGenerator; clock: Clock; send: SendThroughProvider };
+  constructor(deps: { providers: ProviderRepository; storage: Pick<Storage, 'auditLog'>; ids: IdGenerator; clock: Clock; send: SendThroughProvider }) { this.#deps = deps; }
+
+  async execute(admin: AdminActor, providerId: string, raw: unknown) {
+    const input = parseInput(ProviderTestInput, raw);
+    const provider = await this.#deps.providers.findById(providerId);
+    if (!provider) throw new AppError('NOT_FOUND', 'Provider not found');
+    const recipient = normalizeRecipient(provider.channel, input.to, input.countryCode);
+    if (!recipient.ok) throw new AppError('VALIDATION_ERROR', `to ${recipient.reason}`, { fieldErrors: { to: [`to ${recipient.reason}`] }, formErrors: [] });
+    const started = this.#deps.clock.now().getTime();
+    const messageId = `provider-test-${this.#deps.ids.next()}`;
+    const result = await this.#deps.send(providerId, { messageId, to: recipient.recipient, subject: provider.channel === 'EMAIL' ? input.subject : null, body: input.body });
+    if (!result) throw new AppError('PROVIDER_UNAVAILABLE', 'The provider is inactive or could not be loaded; see its configuration', { providerId });
+    const outcome = result.accepted ? { accepted: true, providerMessageId: result.providerMessageId } : { accepted: false, retryable: result.retryable, errorCode: result.errorCode, errorMessage: result.errorMessage };
+    await this.#deps.storage.auditLog.record({
+      id: this.#deps.ids.next(), actorUserId: admin.userId, impersonatorUserId: null, organizationId: null, action: 'provider.test',
+      target: `provider:${providerId}`, details: { name: provider.name, to: recipient.recipient, ...outcome }, createdAt: this.#deps.clock.now(),
+    });
+    return { providerId, name: provider.name, to: recipient.recipient, ...outcome, latencyMs: this.#deps.clock.now().getTime() - started };
+  }
+}
