@@ -4,6 +4,7 @@ import type { VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import { AfricasTalkingSmsProvider } from './africas-talking-sms.ts';
 import { AfricasTalkingVoiceProvider } from './africas-talking-voice.ts';
 import { ArkeselSmsProvider } from './arkesel-sms.ts';
+import { TermiiSmsProvider } from './termii-sms.ts';
 import { FcmPushProvider } from './fcm-push.ts';
 import { MetaWhatsappProvider } from './meta-whatsapp.ts';
 import { SendgridEmailProvider } from './sendgrid-email.ts';
@@ -44,6 +45,10 @@ type Builder = (config: ProviderConfig, credentials: Record<string, string>, con
 /** Vendor key -> adapter constructor. Unknown vendors are reported by `createVendorAdapter`. */
 export const VENDOR_BUILDERS: Record<string, Builder> = {
   outbox: (config, _credentials, context) => new OutboxProvider(config.channel, context.outboxDirectory, config.name),
+  'termii-sms': (config, credentials, context) => new TermiiSmsProvider({
+    ...common(config, context), credentials: { apiKey: need(credentials, 'apiKey', config) }, senderId: need(config.settings, 'senderId', config),
+    ...optional(config.settings, 'route'),
+  }),
   'arkesel-sms': (config, credentials, context) => new ArkeselSmsProvider({
     ...common(config, context), credentials: { apiKey: need(credentials, 'apiKey', config) }, senderId: need(config.settings, 'senderId', config),
     callbackUrl: `${context.publicUrl}/providers/callbacks/arkesel-sms`,
