@@ -84,9 +84,9 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
       new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
       config.workerConcurrency),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
-  container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() })),
+  container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
-  container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud })),
+  container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud }), logger),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, MESSAGING.fraudLimits]);
   return container;
 }

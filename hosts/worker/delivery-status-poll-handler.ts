@@ -19,13 +19,16 @@ export function deliveryStatusPollHandler(runtime: ProviderRuntime, storage: Sto
       const since = new Date(Date.now() - POLL_WINDOW_MS);
       for (const adapter of runtime.allAdapters()) {
         if (!adapter.fetchStatus) continue;
+        let polled = 0; let applied = 0;
         for (const message of await storage.messageStatus.listAwaitingReport(adapter.name, since, POLL_BATCH)) {
+          polled += 1;
           const report = await adapter.fetchStatus(message.providerMessageId ?? '').catch((error: unknown) => {
             logger.warn({ provider: adapter.name, err: error }, 'status poll failed');
             return null;
           });
-          if (report) await apply.execute(adapter.name, report, `poll:${adapter.name}`);
+          if (report && await apply.execute(adapter.name, report, `poll:${adapter.name}`)) applied += 1;
         }
+        if (polled > 0) logger.info({ event: 'provider.dlr', provider: adapter.name, polled, applied }, 'delivery reports polled');
       }
     },
   };

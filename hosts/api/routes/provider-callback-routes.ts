@@ -68,6 +68,8 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
         }
         let applied = 0;
         for (const report of reports) if (await deps.applyDeliveryReport.execute(adapter.name, report, `callback:${adapter.vendor}`)) applied += 1;
+        (koa.state['log'] as { info(o: object, m: string): void }).info({ event: 'provider.dlr', provider: adapter.name, received: reports.length, applied,
+          statuses: reports.map((r) => r.status) }, 'delivery reports');
         const speech = await speechFor(adapter, callback, deps);
         if (speech !== null) {
           koa.type = 'application/xml';
