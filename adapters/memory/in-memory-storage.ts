@@ -11,6 +11,7 @@ import { MemoryState } from './memory-state.ts';
 import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
 import { InMemorySessionRevocationRepository } from './in-memory-session-revocation-repository.ts';
+import { InMemorySenderIdRepository } from './in-memory-sender-id-repository.ts';
 import { InMemoryMessageRepository } from './in-memory-message-repository.ts';
 import { InMemoryMessageStatusRepository } from './in-memory-message-status-repository.ts';
 import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
@@ -46,7 +47,7 @@ export class InMemoryStorage implements Storage {
   readonly platformReports;
   readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
-  readonly contactImports; readonly segments; readonly campaigns;
+  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ids: IdGenerator) {
@@ -80,6 +81,7 @@ export class InMemoryStorage implements Storage {
     this.contactImports = new InMemoryContactImportRepository(this.state);
     this.segments = new InMemorySegmentRepository(this.state);
     this.campaigns = new InMemoryCampaignRepository(this.state);
+    this.senderIds = new InMemorySenderIdRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

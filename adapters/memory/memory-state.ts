@@ -20,6 +20,7 @@ import type { ContactImport } from '../../core/domain/contact-import.ts';
 import type { Segment } from '../../core/domain/segment.ts';
 import type { Campaign } from '../../core/domain/campaign.ts';
 import type { CampaignRecipient } from '../../core/ports/campaign-repository.ts';
+import type { SenderId } from '../../core/domain/sender-id.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -40,6 +41,7 @@ export class MemoryState {
   messages = new Map<string, Message>();
   templates = new Map<string, Template>();
   approvals = new Map<string, ApprovalRequest>();
+  senderIds = new Map<string, SenderId>();
   pricingRules: PricingRule[] = [];
   idempotency = new Map<string, { requestHash: string; messageIds: string[]; expiresAt: Date }>();
   /** Revoked session token ids -> when the token would expire. */

@@ -17,6 +17,7 @@ import { MikroOrmSuppressionRepository } from './mikro-orm-suppression-repositor
 import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
+import { SqlSenderIdRepository } from './sql-sender-id-repository.ts';
 import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
@@ -74,6 +75,7 @@ export class MikroOrmStorage implements Storage {
   get jobs() { return new PgBossJobQueue(this.#boss); }
   get contactImports() { return new SqlContactImportRepository(this.#database.em()); }
   get segments() { return new SqlSegmentRepository(this.#database.em()); }
+  get senderIds() { return new SqlSenderIdRepository(this.#database.em()); }
   get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -111,6 +113,7 @@ export class MikroOrmStorage implements Storage {
       jobs: new PgBossJobQueue(this.#boss, em),
       contactImports: new SqlContactImportRepository(em),
       segments: new SqlSegmentRepository(em),
+      senderIds: new SqlSenderIdRepository(em),
       campaigns: new SqlCampaignRepository(em),
     };
   }

@@ -2,14 +2,14 @@ import type { Channel } from '../../core/domain/channel.ts';
 import type { ProviderConfig, ProviderHealthCheck } from '../../core/domain/provider.ts';
 import type { CredentialCipher } from '../../core/ports/credential-cipher.ts';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
-import type { ProviderFields, ProviderRepository, ProviderWithCredentials } from '../../core/ports/provider-repository.ts';
+import type { PlatformProviderFields, ProviderFields, ProviderRepository, ProviderWithCredentials } from '../../core/ports/provider-repository.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 import type { Database } from './database.ts';
 
 interface ProviderRow {
   id: string; name: string; vendor: string; channel: string; priority: number; active: boolean;
   settings: Record<string, string> | string; countries: string[] | string; credentials_encrypted: string | null;
-  created_at: Date | string; updated_at: Date | string;
+  organization_id: string | null; platform_fallback: boolean; created_at: Date | string; updated_at: Date | string;
 }
 interface HealthRow { id: string; provider_id: string; ok: boolean; latency_ms: number; detail: string; balance: string | number | null; checked_at: Date | string }
 
@@ -23,20 +23,29 @@ export class SqlProviderRepository implements ProviderRepository {
   constructor(database: Database, cipher: CredentialCipher, ids: IdGenerator) { this.#database = database; this.#cipher = cipher; this.#ids = ids; }
 
   async list(): Promise<ProviderConfig[]> {
-    return (await this.#rows('select * from providers order by channel, priority, name')).map(toConfig);
+    return (await this.#rows('select * from providers where organization_id is null order by channel, priority, name')).map(toConfig);
   }
 
   async findById(id: string): Promise<ProviderConfig | null> {
-    const [row] = await this.#rows('select * from providers where id = ?', [id]);
+    const [row] = await this.#rows('select * from providers where id = ? and organization_id is null', [id]);
     return row ? toConfig(row) : null;
   }
 
-  async upsert(config: Omit<ProviderConfig, 'id' | 'createdAt' | 'updatedAt' | 'hasCredentials'>, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {
+  async listOwned(organizationId: string): Promise<ProviderConfig[]> {
+    return (await this.#rows('select * from providers where organization_id = ? order by channel, priority, name', [organizationId])).map(toConfig);
+  }
+
+  async findOwned(organizationId: string, id: string): Promise<ProviderConfig | null> {
+    const [row] = await this.#rows('select * from providers where id = ? and organization_id = ?', [id, organizationId]);
+    return row ? toConfig(row) : null;
+  }
+
+  async upsert(config: PlatformProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {
     const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
     const [row] = await this.#rows(
       `insert into providers (id, name, vendor, channel, priority, active, settings, countries, credentials_encrypted, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?)
-       on conflict (name) do update set vendor = excluded.vendor, channel = excluded.channel, priority = excluded.priority,
+       on conflict (name) where organization_id is null do update set vendor = excluded.vendor, channel = excluded.channel, priority = excluded.priority,
          active = excluded.active, settings = excluded.settings, countries = excluded.countries,
          credentials_encrypted = coalesce(excluded.credentials_encrypted, providers.credentials_encrypted), updated_at = excluded.updated_at
        returning *`,
@@ -53,26 +62,32 @@ export class SqlProviderRepository implements ProviderRepository {
     }));
   }
 
+  async findWithCredentials(id: string): Promise<ProviderWithCredentials | null> {
+    const [row] = await this.#rows('select * from providers where id = ?', [id]);
+    return row ? { config: toConfig(row), credentials: row.credentials_encrypted ? (JSON.parse(this.#cipher.decrypt(row.credentials_encrypted)) as Record<string, string>) : {} } : null;
+  }
+
   async create(config: ProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {
     const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
     const [row] = await translateUniqueViolation('provider name', () => this.#rows(
-      `insert into providers (id, name, vendor, channel, priority, active, settings, countries, credentials_encrypted, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?) returning *`,
+      `insert into providers (id, name, vendor, channel, priority, active, settings, countries, credentials_encrypted, organization_id, platform_fallback, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?) returning *`,
       [this.#ids.next(), config.name, config.vendor, config.channel, config.priority, config.active, JSON.stringify(config.settings),
-        JSON.stringify(config.countries.map((c) => c.toUpperCase())), encrypted, now, now]));
+        JSON.stringify(config.countries.map((c) => c.toUpperCase())), encrypted, config.organizationId, config.platformFallback, now, now]));
     return toConfig(row!);
   }
 
   async update(id: string, changes: Partial<ProviderFields>, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig | null> {
-    const current = await this.findById(id);
-    if (!current) return null;
+    const [currentRow] = await this.#rows('select * from providers where id = ?', [id]);
+    if (!currentRow) return null;
+    const current = toConfig(currentRow);
     const next = { ...current, ...changes };
     const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
     const [row] = await translateUniqueViolation('provider name', () => this.#rows(
       `update providers set name = ?, vendor = ?, channel = ?, priority = ?, active = ?, settings = ?::jsonb, countries = ?::jsonb,
-         credentials_encrypted = coalesce(?, credentials_encrypted), updated_at = ? where id = ? returning *`,
+         credentials_encrypted = coalesce(?, credentials_encrypted), platform_fallback = ?, updated_at = ? where id = ? returning *`,
       [next.name, next.vendor, next.channel, next.priority, next.active, JSON.stringify(next.settings), JSON.stringify(next.countries.map((c) => c.toUpperCase())),
-        encrypted, now, id]));
+        encrypted, next.platformFallback, now, id]));
     return row ? toConfig(row) : null;
   }
 
@@ -113,6 +128,7 @@ function toConfig(row: ProviderRow): ProviderConfig {
   return {
     id: row.id, name: row.name, vendor: row.vendor, channel: row.channel as Channel, priority: Number(row.priority), active: row.active,
     settings: json(row.settings), countries: json(row.countries), hasCredentials: row.credentials_encrypted !== null,
+    organizationId: row.organization_id ?? null, platformFallback: row.platform_fallback ?? true,
     createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at),
   };
 }

@@ -1,4 +1,4 @@
-export type ApprovalKind = 'TEMPLATE' | 'CAMPAIGN';
+export type ApprovalKind = 'TEMPLATE' | 'CAMPAIGN' | 'SENDER_ID';
 export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
 
 /** A request for a platform administrator to approve a risky template or campaign. */

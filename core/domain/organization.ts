@@ -15,6 +15,8 @@ export interface Organization {
   preferredChannels: string[];
   /** Set by platform administrators; a paused tenant's sends are rejected. */
   paused: boolean;
+  /** The approved sender ID SMS go out under when a send names none (docs/sender-ids.md); null: the provider's own. */
+  defaultSenderId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,7 +24,7 @@ export interface Organization {
 /** The organization fields a tenant may change (spec: Organization update). */
 export type OrganizationChanges = Partial<Pick<Organization,
   'name' | 'industry' | 'businessPhone' | 'businessEmail' | 'timezone' | 'defaultLanguage' | 'website'
-  | 'onboardingComplete' | 'complianceAcknowledged' | 'monthlyVolume' | 'preferredChannels'>>;
+  | 'onboardingComplete' | 'complianceAcknowledged' | 'monthlyVolume' | 'preferredChannels' | 'defaultSenderId'>>;
 
 export interface Membership {
   id: string;
@@ -36,7 +38,7 @@ export function newOrganization(id: string, name: string, now: Date): Organizati
   return {
     id, name, industry: null, businessPhone: null, businessEmail: null, timezone: 'Africa/Accra', defaultLanguage: 'en',
     website: null, onboardingComplete: false, complianceAcknowledged: false, monthlyVolume: null, preferredChannels: [],
-    paused: false, createdAt: now, updatedAt: now,
+    paused: false, defaultSenderId: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -45,7 +47,7 @@ export function organizationView(org: Organization) {
     id: org.id, name: org.name, industry: org.industry, businessPhone: org.businessPhone, businessEmail: org.businessEmail,
     timezone: org.timezone, defaultLanguage: org.defaultLanguage, website: org.website,
     onboardingComplete: org.onboardingComplete, complianceAcknowledged: org.complianceAcknowledged,
-    monthlyVolume: org.monthlyVolume, preferredChannels: org.preferredChannels, paused: org.paused,
+    monthlyVolume: org.monthlyVolume, preferredChannels: org.preferredChannels, paused: org.paused, defaultSenderId: org.defaultSenderId,
     createdAt: org.createdAt.toISOString(), updatedAt: org.updatedAt.toISOString(),
   };
 }

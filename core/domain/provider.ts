@@ -22,6 +22,13 @@ export interface ProviderConfig {
   /** ISO 3166 alpha-2 countries this provider serves, and/or '*' as a default route. */
   countries: string[];
   hasCredentials: boolean;
+  /**
+   * The organization whose own vendor account this is (docs/providers.md, "Tenant-owned vendor
+   * accounts"): it routes only that organization's sends, before the platform's. Null: the platform's.
+   */
+  organizationId: string | null;
+  /** For an organization's own account: whether the platform's providers may deliver when its own accounts fail. */
+  platformFallback: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

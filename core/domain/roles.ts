@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   'compliance:read', 'compliance:write',
   'webhooks:read', 'webhooks:write',
   'providers:read',
+  'senders:read', 'senders:write',
+  'vendor-accounts:read', 'vendor-accounts:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

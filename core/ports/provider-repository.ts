@@ -2,6 +2,8 @@ import type { ProviderConfig, ProviderHealthCheck } from '../domain/provider.ts'
 
 /** What an administrator sets on a provider (everything but identity, timestamps and credentials). */
 export type ProviderFields = Omit<ProviderConfig, 'id' | 'createdAt' | 'updatedAt' | 'hasCredentials'>;
+/** What PROVIDERS_FILE declares: a platform provider, by name. */
+export type PlatformProviderFields = Omit<ProviderFields, 'organizationId' | 'platformFallback'>;
 
 /** A provider with its decrypted credentials, for building vendor adapters (never for API output). */
 export interface ProviderWithCredentials {
@@ -9,14 +11,26 @@ export interface ProviderWithCredentials {
   credentials: Record<string, string>;
 }
 
-/** Platform-level provider configuration and health history. Credentials are encrypted at rest. */
+/**
+ * Provider configuration and health history: the platform's providers and organizations' own vendor
+ * accounts (`organizationId`). Credentials are encrypted at rest.
+ */
 export interface ProviderRepository {
+  /** The platform's providers (never an organization's own account). */
   list(): Promise<ProviderConfig[]>;
+  /** One of the platform's providers; null for an organization's own account. */
   findById(id: string): Promise<ProviderConfig | null>;
-  /** Inserts or updates by name; credentials replace the stored ones when given. */
-  upsert(config: Omit<ProviderConfig, 'id' | 'createdAt' | 'updatedAt' | 'hasCredentials'>, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig>;
+  /** One organization's own vendor accounts. */
+  listOwned(organizationId: string): Promise<ProviderConfig[]>;
+  /** One of the organization's own accounts; null when unknown or another owner's. */
+  findOwned(organizationId: string, id: string): Promise<ProviderConfig | null>;
+  /** Inserts or updates a platform provider by name; credentials replace the stored ones when given. */
+  upsert(config: PlatformProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig>;
+  /** Every active and inactive provider, platform and owned, for building adapters in a process. */
   listWithCredentials(): Promise<ProviderWithCredentials[]>;
-  /** Inserts a new provider; a name already used is AppError CONFLICT. */
+  /** One provider (any owner: callers check it) with its decrypted credentials. */
+  findWithCredentials(id: string): Promise<ProviderWithCredentials | null>;
+  /** Inserts a new provider; a name its owner already uses is AppError CONFLICT. */
   create(config: ProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig>;
   /**
    * Changes the given fields of one provider; `credentials` replace the stored ones when given (the

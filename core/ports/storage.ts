@@ -28,6 +28,7 @@ import type { EventTriggerRepository } from './event-trigger-repository.ts';
 import type { ContactImportRepository } from './contact-import-repository.ts';
 import type { SegmentRepository } from './segment-repository.ts';
 import type { CampaignRepository } from './campaign-repository.ts';
+import type { SenderIdRepository } from './sender-id-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -61,6 +62,7 @@ export interface Repositories {
   contactImports: ContactImportRepository;
   segments: SegmentRepository;
   campaigns: CampaignRepository;
+  senderIds: SenderIdRepository;
 }
 
 /**

@@ -11,6 +11,7 @@ import { bindProvidersModule } from './modules/providers-module.ts';
 import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
+import { bindSendersModule } from './modules/senders-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
@@ -44,6 +45,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindProvidersModule,
   bindOrganizationsModule,
   bindApiKeysModule,
+  bindSendersModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindWebhooksModule,

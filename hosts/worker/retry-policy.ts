@@ -41,4 +41,8 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   RECIPIENT_UNREACHABLE: 'fail',
   CAMPAIGN_NOT_APPROVED: 'fail',
   CAMPAIGN_OVER_NEW_TENANT_CAP: 'fail',
+  SENDER_ID_NOT_APPROVED: 'fail',
+  SENDER_ID_EXISTS: 'fail',
+  LIMIT_REACHED: 'fail',
+  VENDOR_NOT_SUPPORTED: 'fail',
 };

@@ -3,7 +3,7 @@ import type { ProviderFields, ProviderRepository } from '../../core/ports/provid
 import { at, rejection, uniqueId } from './contract-fixtures.ts';
 
 const fields = (name: string, overrides: Partial<ProviderFields> = {}): ProviderFields => ({
-  name, vendor: 'outbox', channel: 'SMS', priority: 5_000, active: false, countries: ['zz'], settings: { senderId: 'NKRA' }, ...overrides,
+  name, vendor: 'outbox', channel: 'SMS', priority: 5_000, active: false, countries: ['zz'], settings: { senderId: 'NKRA' }, organizationId: null, platformFallback: true, ...overrides,
 });
 
 /**

@@ -20,6 +20,10 @@ const PROBES: ReadonlyArray<{ permission: Permission; method: string; path: stri
   { permission: 'compliance:read', method: 'GET', path: '/compliance/summary' },
   { permission: 'compliance:write', method: 'POST', path: '/compliance/suppression', body: () => ({ phone: `+23324${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` }) },
   { permission: 'providers:read', method: 'GET', path: '/providers' },
+  { permission: 'senders:read', method: 'GET', path: '/sender-ids' },
+  { permission: 'senders:write', method: 'DELETE', path: '/sender-ids/unknown' },
+  { permission: 'vendor-accounts:read', method: 'GET', path: '/vendor-accounts' },
+  { permission: 'vendor-accounts:write', method: 'DELETE', path: '/vendor-accounts/unknown' },
 ];
 
 describe('HTTP: the tenant role matrix (docs/permissions.md)', () => {

@@ -17,6 +17,7 @@ export const OrganizationEntity = defineEntity({
     monthlyVolume: p.integer().nullable(),
     preferredChannels: p.json<string[]>(),
     paused: p.boolean(),
+    defaultSenderId: p.string().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

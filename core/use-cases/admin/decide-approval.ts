@@ -16,7 +16,7 @@ export type ApprovalVerdict = 'APPROVED' | 'REJECTED';
 
 /**
  * POST /admin/approvals/{id}/approve and /reject. In one transaction: the request is decided
- * (only while PENDING), a TEMPLATE subject becomes APPROVED or REJECTED with the comment as its
+ * (only while PENDING), a TEMPLATE or SENDER_ID subject becomes APPROVED or REJECTED with the comment as its
  * reviewComment, and the decision is written to the audit log (who, when). A CAMPAIGN subject is
  * left to the campaign code, which reads the decided request.
  * Errors: NOT_FOUND (unknown id), CONFLICT (already decided), VALIDATION_ERROR (comment).
@@ -39,6 +39,11 @@ export class DecideApproval {
       }
       if (decided.kind === 'TEMPLATE') {
         await tx.templates.setStatus(decided.organizationId, decided.subjectId, verdict, comment, now);
+      }
+      if (decided.kind === 'SENDER_ID') {
+        // Only the sender ID's current review round moves it (a deleted one is left deleted).
+        const senderId = await tx.senderIds.findById(decided.organizationId, decided.subjectId);
+        if (senderId?.approvalId === decided.id) await tx.senderIds.setStatus(decided.organizationId, decided.subjectId, verdict, comment, now);
       }
       await tx.auditLog.record({
         id: ids.next(), actorUserId: admin.userId, impersonatorUserId: null, organizationId: decided.organizationId,

@@ -11,6 +11,7 @@ import type { Repositories, Storage } from '../../ports/storage.ts';
 import type { PreparedMessage } from './message-preparation.ts';
 import type { FraudLimits, SendContext } from './send-context.ts';
 import { screenCandidates, type Verdict } from './send-screening.ts';
+import { resolveSenderIds } from '../senders/sender-id-check.ts';
 
 const HOUR_MS = 3_600_000;
 const IDEMPOTENCY_TTL_MS = 24 * HOUR_MS;
@@ -106,13 +107,16 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
     else if (!r.ctx.isSandbox && !wallets.has(r.ctx.organizationId)) outcomes[i] = { error: new AppError('NOT_FOUND', 'wallet not found') };
   });
 
+  const named = await senderIdsOf(tx, requests, outcomes, organizations);
+
   const going = requests.flatMap((r, i) => (outcomes[i] ? [] : [i]));
   const verdicts = await screenCandidates(tx, going.flatMap((i) => requests[i]!.prepared.map((prepared) => ({ organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared }))), deps.fraud, now);
   let v = 0;
-  const built = new Map(going.map((i) => [i, requests[i]!.prepared.map((p, k) => toMessage(ids[i]![k]!, requests[i]!.ctx, p, verdicts[v++] ?? null, now))]));
+  const built = new Map(going.map((i) => [i, requests[i]!.prepared.map((p, k) => toMessage(ids[i]![k]!, requests[i]!.ctx,
+    { ...p, senderId: named.senders.get(i)?.[k] ?? p.senderId }, verdicts[v++] ?? null, now))]));
 
   const charged = await debitOrganizations(tx, deps, requests, going, built, wallets, batchId, now);
-  const released: Array<{ organizationId: string; key: string }> = [];
+  const released = named.refused.flatMap((i) => (requests[i]!.idempotency ? [{ organizationId: requests[i]!.ctx.organizationId, key: requests[i]!.idempotency!.key }] : []));
   for (const i of going) {
     const r = requests[i]!;
     if (charged.refused.has(r.ctx.organizationId)) {
@@ -129,6 +133,38 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
     data: { messageId: m.id }, options: requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
   }))));
   return outcomes as AcceptOutcome[];
+}
+
+/**
+ * The sender each SMS goes out under (docs/sender-ids.md): the one it names, checked against the
+ * organization's registered sender IDs in one lookup for the batch and spelled as registered, else the
+ * organization's default sender. A request naming one it may not use gets SENDER_ID_NOT_APPROVED
+ * (`details.index`: which message) and is left out, its key released; the others go on.
+ */
+async function senderIdsOf(tx: Repositories, requests: readonly AcceptRequest[], outcomes: Array<AcceptOutcome | null>,
+  organizations: ReadonlyMap<string, Organization>): Promise<{ senders: Map<number, Array<string | null>>; refused: number[] }> {
+  const senders = new Map<number, Array<string | null>>();
+  const uses: Array<{ i: number; k: number; organizationId: string; name: string; sandbox: boolean }> = [];
+  requests.forEach((r, i) => {
+    if (outcomes[i]) return;
+    const fallback = organizations.get(r.ctx.organizationId)?.defaultSenderId ?? null;
+    senders.set(i, r.prepared.map((p, k) => {
+      if (p.channel !== 'SMS') return p.senderId;
+      if (p.senderId) uses.push({ i, k, organizationId: r.ctx.organizationId, name: p.senderId, sandbox: r.ctx.isSandbox });
+      return p.senderId ?? fallback;
+    }));
+  });
+  const refused: number[] = [];
+  for (const [n, answer] of (await resolveSenderIds(tx, uses)).entries()) {
+    const { i, k } = uses[n]!;
+    if ('error' in answer) {
+      if (!outcomes[i]) refused.push(i);
+      outcomes[i] ??= { error: new AppError(answer.error.code, answer.error.message, { ...answer.error.details, index: k }) };
+    } else {
+      senders.get(i)![k] = answer.name;
+    }
+  }
+  return { senders, refused };
 }
 
 /**

@@ -6,6 +6,7 @@ import { organizationView, type OrganizationChanges } from '../../domain/organiz
 import type { MemberRole } from '../../domain/roles.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { senderIdRefusal } from '../senders/sender-id-check.ts';
 
 /** The `integer` column's upper bound. */
 const MAX_MONTHLY_VOLUME = 2_147_483_647;
@@ -57,6 +58,7 @@ export const UpdateOrganizationInput = v.object({
   complianceAcknowledged: v.optional(v.boolean('must be true or false')),
   monthlyVolume: v.optional(v.nullable(v.pipe(v.number('must be a number'), v.integer('must be an integer'),
     v.minValue(0, 'must be 0 or more'), v.maxValue(MAX_MONTHLY_VOLUME, `must be at most ${MAX_MONTHLY_VOLUME}`)))),
+  defaultSenderId: clearable(11),
   preferredChannels: v.optional(v.pipe(
     v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`), 'must be an array'),
     v.maxLength(50, 'must have at most 50 entries'), v.transform((channels) => [...new Set(channels)]),
@@ -76,10 +78,18 @@ export class UpdateOrganization {
     const input = parseInput(UpdateOrganizationInput, raw);
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as OrganizationChanges;
     const { storage, clock } = this.#deps;
+    if (changes.defaultSenderId) changes.defaultSenderId = await approvedSpelling(storage, scope.organizationId, changes.defaultSenderId);
     const organization = Object.keys(changes).length === 0
       ? await storage.organizations.findById(scope.organizationId)
       : await storage.organizations.update(scope.organizationId, changes, clock.now());
     if (!organization) throw new AppError('NOT_FOUND', 'Organization not found');
     return organizationView(organization);
   }
+}
+
+/** The default sender must be one of the organization's APPROVED sender IDs; stored as registered. */
+async function approvedSpelling(storage: Storage, organizationId: string, name: string): Promise<string> {
+  const senderId = await storage.senderIds.findByName(organizationId, name);
+  if (!senderId || senderId.status !== 'APPROVED') throw senderIdRefusal(name, senderId?.status ?? null);
+  return senderId.name;
 }

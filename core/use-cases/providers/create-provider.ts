@@ -18,7 +18,7 @@ export class CreateProvider {
   async execute(admin: AdminActor, raw: unknown) {
     const input = parseInput(ProviderDefinition, raw);
     const fields = { name: input.name, vendor: input.vendor, channel: input.channel, priority: input.priority, active: input.active,
-      countries: [...new Set(input.countries)], settings: input.settings };
+      countries: [...new Set(input.countries)], settings: input.settings, organizationId: null, platformFallback: true };
     checkBuildable(this.#deps, fields, input.credentials ?? {}, null);
     const created = await this.#deps.providers.create(fields, input.credentials ?? null, this.#deps.clock.now());
     await auditProviderChange(this.#deps, admin, 'provider.create', created, { vendor: created.vendor, channel: created.channel, credentials: Object.keys(input.credentials ?? {}) });

@@ -17,13 +17,15 @@ export class UpdateProvider {
 
   async execute(admin: AdminActor, id: string, raw: unknown) {
     const input = parseInput(ProviderPatch, raw);
-    const current = (await this.#deps.providers.listWithCredentials()).find((p) => p.config.id === id);
-    if (!current) throw new AppError('NOT_FOUND', 'Provider not found');
+    const current = await this.#deps.providers.findWithCredentials(id);
+    // Organizations' own accounts are theirs to manage (/vendor-accounts), not the platform administrators'.
+    if (!current || current.config.organizationId !== null) throw new AppError('NOT_FOUND', 'Provider not found');
     const { credentials, ...changes } = input;
     const c = current.config;
     const fields = {
       name: changes.name ?? c.name, vendor: changes.vendor ?? c.vendor, channel: changes.channel ?? c.channel, priority: changes.priority ?? c.priority,
       active: changes.active ?? c.active, countries: changes.countries ? [...new Set(changes.countries)] : c.countries, settings: changes.settings ?? c.settings,
+      organizationId: null, platformFallback: true,
     };
     checkBuildable(this.#deps, fields, credentials ?? current.credentials, current.config);
     const updated = await this.#deps.providers.update(id, fields, credentials ?? null, this.#deps.clock.now());

@@ -7,7 +7,7 @@ async function seed(core: TestCore, status: Message['status'], cost = 6): Promis
   const now = core.clock.now();
   const organizationId = core.ids.next();
   await core.storage.organizations.insert({ id: organizationId, name: 'Org', industry: null, businessPhone: null, businessEmail: null, timezone: 'Africa/Accra',
-    defaultLanguage: 'en', website: null, onboardingComplete: false, complianceAcknowledged: false, monthlyVolume: null, preferredChannels: [], paused: false, createdAt: now, updatedAt: now });
+    defaultLanguage: 'en', website: null, onboardingComplete: false, complianceAcknowledged: false, monthlyVolume: null, preferredChannels: [], paused: false, defaultSenderId: null, createdAt: now, updatedAt: now });
   await core.storage.wallets.create(organizationId, now);
   await core.storage.wallets.update(organizationId, () => ({ amount: 100, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
   await core.storage.wallets.update(organizationId, () => ({ amount: -cost, kind: 'DEBIT', reference: 'batch-1', description: 'send' }), now);

@@ -7,7 +7,7 @@ import type { Channel } from '../../../core/domain/channel.ts';
 
 function provider(name: string, channel: Channel, priority: number, countries: string[], active = true): ProviderConfig {
   const at = new Date('2026-01-01T00:00:00Z');
-  return { id: name, name, vendor: 'test', channel, priority, active, settings: {}, countries, hasCredentials: false, createdAt: at, updatedAt: at };
+  return { id: name, name, vendor: 'test', channel, priority, active, settings: {}, countries, hasCredentials: false, organizationId: null, platformFallback: true, createdAt: at, updatedAt: at };
 }
 
 const CONFIGS = [
