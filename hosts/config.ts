@@ -55,6 +55,10 @@ export interface Config {
   trialCredit: { amount: number; perDay: number };
   /** Largest contact CSV accepted by POST /contacts/import (docs/contacts.md). */
   importMaxBytes: number;
+  /** Pesewas the platform charges per message sent through an organization's own vendor account (docs/providers.md). */
+  ownAccountFee: number;
+  /** VENDOR_BASE_URLS: vendor key -> base URL for organizations' own accounts (regional endpoints, local fakes); tenants cannot set one. */
+  vendorBaseUrls: Record<string, string>;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
@@ -105,6 +109,8 @@ const EnvSchema = v.object({
   WORKER_METRICS_PORT: v.optional(intIn(1, 65535)),
   TRIAL_CREDIT_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(100, 'must be at most 100')), '5'),
   TRIAL_CREDITS_PER_DAY: v.optional(intIn(0, 1_000_000), '200'),
+  OWN_ACCOUNT_FEE_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(10, 'must be at most 10')), '0.01'),
+  VENDOR_BASE_URLS: v.optional(v.pipe(v.string(), v.check(isBaseUrlMap, 'must be a JSON object of vendor key to http(s) URL'))),
   IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
@@ -155,7 +161,19 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     importMaxBytes: e.IMPORT_MAX_BYTES,
+    ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100),
+    vendorBaseUrls: e.VENDOR_BASE_URLS ? JSON.parse(e.VENDOR_BASE_URLS) as Record<string, string> : {},
   };
+}
+
+function isBaseUrlMap(text: string): boolean {
+  try {
+    const map: unknown = JSON.parse(text);
+    return typeof map === 'object' && map !== null && !Array.isArray(map)
+      && Object.values(map).every((url) => typeof url === 'string' && /^https?:\/\/[^\s]+$/.test(url));
+  } catch {
+    return false;
+  }
 }
 
 /** The billing settings, cross-checked: a Paystack gateway needs its key; the sandbox never runs in production; min <= presets <= max. */

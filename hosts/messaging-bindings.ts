@@ -7,6 +7,8 @@ import type { ProviderRepository } from '../core/ports/provider-repository.ts';
 import type { ProviderDirectory } from '../core/ports/channel-provider.ts';
 import type { PricingRepository } from '../core/ports/pricing-repository.ts';
 import { DeliverMessage } from '../core/use-cases/messaging/deliver-message.ts';
+import type { OwnAccountPricing } from '../core/use-cases/messaging/accept-messages.ts';
+import { costPreview } from '../core/domain/pricing.ts';
 import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
 import { ApplyDeliveryReport } from '../core/use-cases/messaging/apply-delivery-report.ts';
 import type { FraudLimits } from '../core/use-cases/messaging/send-context.ts';
@@ -23,6 +25,7 @@ export const MESSAGING = {
   telemetry: token<ProviderTelemetry>('messaging.ProviderTelemetry'),
   pricing: token<PricingRepository>('messaging.Pricing'),
   deliverMessage: token<DeliverMessage>('messaging.DeliverMessage'),
+  ownAccountPricing: token<OwnAccountPricing | undefined>('messaging.OwnAccountPricing'),
   checkProviderHealth: token<CheckProviderHealth>('messaging.CheckProviderHealth'),
   applyDeliveryReport: token<ApplyDeliveryReport>('messaging.ApplyDeliveryReport'),
   fraudLimits: token<FraudLimits>('messaging.FraudLimits'),
@@ -60,9 +63,16 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock, INFRA.rateLimiter]).inSingletonScope();
   container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids, webhooks) => new ApplyDeliveryReport({ storage, clock, ids, webhooks }),
     [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
+  container.bind(MESSAGING.ownAccountPricing).toResolvedValue((providers) => {
+    const { ownsRoute } = providers;
+    return ownsRoute ? { routes: { ownsRoute: ownsRoute.bind(providers) }, fee: config.ownAccountFee } : undefined;
+  }, [MESSAGING.providers]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids, webhooks) => new DeliverMessage({ storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks }),
-    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
+    (storage, providers, clock, ids, webhooks, pricing) => new DeliverMessage({
+      storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
+      platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body)?.price ?? message.cost,
+    }),
+    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */

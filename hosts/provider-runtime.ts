@@ -60,12 +60,13 @@ export class ProviderRuntime {
       const previous = this.#built.get(config.id);
       try {
         const kept = previous?.stamp === stamp ? previous : null;
-        const adapter = kept ? null : createVendorAdapter(config, credentials, this.#factoryContext());
+        const adapter = kept ? null : createVendorAdapter(this.#withBaseUrl(config), credentials, this.#factoryContext());
         const entry = kept?.entry ?? { config, provider: new GuardedProvider(adapter!, {
           breaker: DEFAULT_BREAKER_POLICY,
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
           maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
           ...(this.#observer ? { observer: this.#observer } : {}),
+          organizationId: config.organizationId,
         }) };
         const vendorAdapter = kept ? kept.adapter : isVendorAdapter(adapter!) ? adapter as VendorAdapter : null;
         if (vendorAdapter) adapters.set(config.id, vendorAdapter);
@@ -106,13 +107,25 @@ export class ProviderRuntime {
     const built = this.#built.get(providerId);
     if (!built) return null;
     const { provider, config } = built.entry;
-    return provider.send({ ...message, internalMessageId: message.messageId, organizationId: 'platform', channel: config.channel, senderId: null });
+    return provider.send({ ...message, internalMessageId: message.messageId, organizationId: config.organizationId ?? 'platform', channel: config.channel, senderId: null });
+  }
+
+  /**
+   * An organization's own account talks to the vendor's public endpoint, or to the operator's
+   * VENDOR_BASE_URLS entry for that vendor: never to a base URL a tenant chose (that would let a tenant
+   * make this service call its internal network).
+   */
+  #withBaseUrl(config: ProviderConfig): ProviderConfig {
+    if (!config.organizationId) return config;
+    const { baseUrl: _ignored, ...settings } = config.settings;
+    const operatorUrl = this.#config.vendorBaseUrls[config.vendor];
+    return { ...config, settings: operatorUrl ? { ...settings, baseUrl: operatorUrl } : settings };
   }
 
   /** Whether a configuration builds (the administration API refuses one that does not): null, or why not. */
   check(config: ProviderConfig, credentials: Record<string, string>): string | null {
     try {
-      createVendorAdapter(config, credentials, this.#factoryContext());
+      createVendorAdapter(this.#withBaseUrl(config), credentials, this.#factoryContext());
       return null;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);

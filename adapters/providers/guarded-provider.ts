@@ -15,6 +15,8 @@ export interface GuardOptions {
   now?: () => number;
   /** Metrics and log lines for each call and circuit change (hosts/provider-telemetry.ts). */
   observer?: ProviderObserver;
+  /** The organization whose own vendor account this is; absent for the platform's providers. */
+  organizationId?: string | null;
 }
 
 /**
@@ -25,6 +27,7 @@ export class GuardedProvider implements ChannelProvider {
   readonly name: string;
   readonly channel: Channel;
   readonly inner: ChannelProvider;
+  readonly organizationId: string | null;
   readonly #options: GuardOptions;
   readonly #now: () => number;
   #breaker: BreakerState = closedBreaker();
@@ -39,6 +42,7 @@ export class GuardedProvider implements ChannelProvider {
     this.inner = inner;
     this.name = inner.name;
     this.channel = inner.channel;
+    this.organizationId = options.organizationId ?? null;
     this.#options = options;
     this.#now = options.now ?? Date.now;
   }

@@ -1,5 +1,15 @@
 import type { Channel } from './channel.ts';
 
+/**
+ * Vendors an organization may bring its own account of (docs/providers.md, "Tenant-owned vendor
+ * accounts"), with the channel each serves: HTTP vendors reached at their public endpoints. Not the
+ * outbox (a local file) nor SMTP (a host of the tenant's choosing would reach the internal network).
+ */
+export const TENANT_VENDOR_CHANNELS: Readonly<Record<string, Channel>> = {
+  'arkesel-sms': 'SMS', 'hubtel-sms': 'SMS', 'mnotify-sms': 'SMS', 'termii-sms': 'SMS', 'africas-talking-sms': 'SMS', 'twilio-sms': 'SMS',
+  'meta-whatsapp': 'WHATSAPP', 'sendgrid-email': 'EMAIL', 'fcm-push': 'PUSH', 'twilio-voice': 'VOICE', 'africas-talking-voice': 'VOICE',
+};
+
 /** The country of a default route: used for every destination without a specific route. */
 export const DEFAULT_ROUTE = '*';
 
@@ -66,4 +76,13 @@ export function providerView(p: ProviderConfig, latest: ProviderHealthCheck | nu
 
 export function healthView(h: ProviderHealthCheck) {
   return { status: h.ok ? 'ok' : 'degraded', ok: h.ok, latencyMs: h.latencyMs, detail: h.detail, balance: h.balance, checkedAt: h.checkedAt.toISOString() };
+}
+
+/** An organization's own vendor account as the organization sees it: configuration without credentials, never another owner's. */
+export function vendorAccountView(p: ProviderConfig, latest: ProviderHealthCheck | null) {
+  return {
+    id: p.id, name: p.name, vendor: p.vendor, channel: p.channel, priority: p.priority, active: p.active, countries: p.countries,
+    settings: p.settings, hasCredentials: p.hasCredentials, platformFallback: p.platformFallback,
+    health: latest ? healthView(latest) : null, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString(),
+  };
 }

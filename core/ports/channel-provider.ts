@@ -22,10 +22,18 @@ export type ProviderResult =
 export interface ChannelProvider {
   readonly name: string;
   readonly channel: Channel;
+  /** Set on an organization's own vendor account (docs/providers.md): the organization it belongs to. */
+  readonly organizationId?: string | null;
   send(message: OutboundMessage): Promise<ProviderResult>;
 }
 
-/** Chooses providers for a message: the failover order for the channel and destination country. */
+/**
+ * Chooses providers for a message: the failover order for the channel and destination country. With
+ * an organization: its own vendor accounts first, then the platform's (unless its accounts routed
+ * here forbid it: `platformFallback` false).
+ */
 export interface ProviderDirectory {
-  providersFor(channel: Channel, country: string | null, sandbox: boolean): readonly ChannelProvider[];
+  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string): readonly ChannelProvider[];
+  /** Whether the organization has an active own account routed for this channel and country (its sends are priced at the own-account fee). */
+  ownsRoute?(organizationId: string, channel: Channel, country: string | null): boolean;
 }

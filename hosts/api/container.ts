@@ -12,6 +12,7 @@ import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindSendersModule } from './modules/senders-module.ts';
+import { bindVendorAccountsModule } from './modules/vendor-accounts-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
@@ -46,6 +47,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindOrganizationsModule,
   bindApiKeysModule,
   bindSendersModule,
+  bindVendorAccountsModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindWebhooksModule,

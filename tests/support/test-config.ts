@@ -15,6 +15,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     importMaxBytes: 20 * 1024 * 1024,
     // Off unless a test turns it on: most tests count money from a wallet that starts at 0.
     trialCredit: { amount: 0, perDay: 0 },
+    ownAccountFee: 1, vendorBaseUrls: {},
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
+import type { ProviderDirectory } from '../../ports/channel-provider.ts';
 import type { PreparedMessage } from './message-preparation.ts';
 import type { FraudLimits, SendContext } from './send-context.ts';
 import { screenCandidates, type Verdict } from './send-screening.ts';
@@ -25,6 +26,16 @@ export interface AcceptDeps {
   fraud: FraudLimits;
   /** Pesewas; a debit crossing under it enqueues one owner alert (QUEUES.lowBalanceAlert). 0 or absent: off. */
   lowBalanceThreshold?: number | undefined;
+  /**
+   * Organizations' own vendor accounts (docs/providers.md): a live message on a route the organization's
+   * own accounts serve is priced at `fee` (pesewas per message) instead of the platform price.
+   */
+  ownAccounts?: OwnAccountPricing | undefined;
+}
+
+export interface OwnAccountPricing {
+  routes: Required<Pick<ProviderDirectory, 'ownsRoute'>>;
+  fee: number;
 }
 
 export interface AcceptOptions {
@@ -113,7 +124,7 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   const verdicts = await screenCandidates(tx, going.flatMap((i) => requests[i]!.prepared.map((prepared) => ({ organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared }))), deps.fraud, now);
   let v = 0;
   const built = new Map(going.map((i) => [i, requests[i]!.prepared.map((p, k) => toMessage(ids[i]![k]!, requests[i]!.ctx,
-    { ...p, senderId: named.senders.get(i)?.[k] ?? p.senderId }, verdicts[v++] ?? null, now))]));
+    { ...p, senderId: named.senders.get(i)?.[k] ?? p.senderId, price: priceOf(deps, requests[i]!.ctx, p) }, verdicts[v++] ?? null, now))]));
 
   const charged = await debitOrganizations(tx, deps, requests, going, built, wallets, batchId, now);
   const released = named.refused.flatMap((i) => (requests[i]!.idempotency ? [{ organizationId: requests[i]!.ctx.organizationId, key: requests[i]!.idempotency!.key }] : []));
@@ -224,6 +235,12 @@ async function debitOrganizations(tx: Repositories, deps: Omit<AcceptDeps, 'stor
     if (crossedBelowThreshold(entry, deps.lowBalanceThreshold ?? 0)) await tx.jobs.enqueue(QUEUES.lowBalanceAlert, { organizationId, balanceAfter: entry.balanceAfter });
   }
   return { refused };
+}
+
+/** The platform price, or the own-account fee on a route the organization's own vendor accounts serve. */
+function priceOf(deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, p: PreparedMessage): number {
+  const own = deps.ownAccounts;
+  return own && !ctx.isSandbox && own.routes.ownsRoute(ctx.organizationId, p.channel, p.country) ? Math.min(own.fee, p.price) : p.price;
 }
 
 function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date): Message {

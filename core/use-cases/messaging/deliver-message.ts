@@ -24,6 +24,12 @@ export interface DeliverMessageDeps {
   onStatusChange?: (message: Message) => void;
   /** When given, every status change is published as a message.status.updated event for organizations with subscribers. */
   webhooks?: WebhookSubscriptions;
+  /**
+   * The platform's price of a message (pesewas): a message priced at the own-account fee that falls
+   * over from the organization's own vendor accounts to the platform's providers is charged the
+   * difference first (docs/providers.md). Without it, fallbacks are not charged extra.
+   */
+  platformPrice?: (message: Message) => Promise<number>;
 }
 
 /** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
@@ -101,7 +107,19 @@ export class DeliverMessage {
   async #tryProviders(claimed: Message): Promise<Tried> {
     const { clock, storage } = this.#deps;
     const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null };
-    for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox)) {
+    let ownAccountTried = false;
+    let fallbackCharged = false;
+    for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId)) {
+      if (provider.organizationId) ownAccountTried = true;
+      else if (ownAccountTried && !fallbackCharged) {
+        fallbackCharged = true;
+        const charged = await this.#chargePlatformFallback(tried.message);
+        if (!charged) {
+          tried.failures.push({ accepted: false, retryable: false, errorCode: 'INSUFFICIENT_BALANCE', errorMessage: 'The own vendor accounts failed and the wallet does not cover the platform price' });
+          break;
+        }
+        tried.message = charged;
+      }
       const started = clock.now().getTime();
       tried.lastProvider = provider.name;
       const result = await provider.send({
@@ -122,6 +140,29 @@ export class DeliverMessage {
       if (!result.retryable) break;
     }
     return tried;
+  }
+
+  /**
+   * Before the platform's providers take a message priced at the own-account fee: the difference to
+   * the platform price, debited only when the balance covers it (one ledger entry per message, its
+   * reference `<message id>:platform-fallback`), with the message's cost raised to match so a refund
+   * returns all of it. Null when the wallet does not cover it; the message unchanged when nothing is owed.
+   */
+  async #chargePlatformFallback(message: Message): Promise<Message | null> {
+    const full = await this.#deps.platformPrice?.(message);
+    if (full === undefined || full <= message.cost) return message;
+    const extra = full - message.cost;
+    const { storage, clock } = this.#deps;
+    return storage.transaction(async (tx) => {
+      const now = clock.now();
+      const { entry } = await tx.wallets.update(message.organizationId, (wallet) => (wallet.balance < extra ? null : {
+        amount: -extra, kind: 'DEBIT', reference: `${message.id}:platform-fallback`,
+        description: `${message.channel} message ${message.internalMessageId}: platform delivery after the own vendor accounts failed`,
+      }), now);
+      if (!entry) return null;
+      await tx.messages.transition(message.id, [message.status], { cost: full, updatedAt: now });
+      return { ...message, cost: full };
+    });
   }
 
   /** Records what the providers made of a claimed message. */

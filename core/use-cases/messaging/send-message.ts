@@ -1,3 +1,4 @@
+import type { OwnAccountPricing } from './accept-messages.ts';
 import * as v from 'valibot';
 import { isAppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
@@ -33,6 +34,8 @@ export interface SendDeps {
   secrets: Secrets;
   fraud: FraudLimits;
   deliverNow: DeliverNow;
+  /** See AcceptDeps.ownAccounts. */
+  ownAccounts?: OwnAccountPricing | undefined;
   /** Pesewas; see AcceptDeps.lowBalanceThreshold. */
   lowBalanceThreshold?: number | undefined;
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { normalizeRecipient } from '../../domain/recipient.ts';
 import type { ProviderResult } from '../../ports/channel-provider.ts';
+import type { ProviderConfig } from '../../domain/provider.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { ProviderRepository } from '../../ports/provider-repository.ts';
@@ -32,20 +33,30 @@ export class SendProviderTestMessage {
   constructor(deps: { providers: ProviderRepository; storage: Pick<Storage, 'auditLog'>; ids: IdGenerator; clock: Clock; send: SendThroughProvider }) { this.#deps = deps; }
 
   async execute(admin: AdminActor, providerId: string, raw: unknown) {
-    const input = parseInput(ProviderTestInput, raw);
     const provider = await this.#deps.providers.findById(providerId);
     if (!provider) throw new AppError('NOT_FOUND', 'Provider not found');
-    const recipient = normalizeRecipient(provider.channel, input.to, input.countryCode);
-    if (!recipient.ok) throw new AppError('VALIDATION_ERROR', `to ${recipient.reason}`, { fieldErrors: { to: [`to ${recipient.reason}`] }, formErrors: [] });
-    const started = this.#deps.clock.now().getTime();
-    const messageId = `provider-test-${this.#deps.ids.next()}`;
-    const result = await this.#deps.send(providerId, { messageId, to: recipient.recipient, subject: provider.channel === 'EMAIL' ? input.subject : null, body: input.body });
-    if (!result) throw new AppError('PROVIDER_UNAVAILABLE', 'The provider is inactive or could not be loaded; see its configuration', { providerId });
-    const outcome = result.accepted ? { accepted: true, providerMessageId: result.providerMessageId } : { accepted: false, retryable: result.retryable, errorCode: result.errorCode, errorMessage: result.errorMessage };
-    await this.#deps.storage.auditLog.record({
-      id: this.#deps.ids.next(), actorUserId: admin.userId, impersonatorUserId: null, organizationId: null, action: 'provider.test',
-      target: `provider:${providerId}`, details: { name: provider.name, to: recipient.recipient, ...outcome }, createdAt: this.#deps.clock.now(),
-    });
-    return { providerId, name: provider.name, to: recipient.recipient, ...outcome, latencyMs: this.#deps.clock.now().getTime() - started };
+    return sendTestThrough(this.#deps, provider, raw, { userId: admin.userId, organizationId: null, action: 'provider.test', target: `provider:${providerId}` });
   }
+}
+
+/**
+ * One test message through exactly this provider, audited (`who`: the actor and the audit entry):
+ * shared by the administrators' test of a platform provider and an organization's test of its own
+ * vendor account. Nothing is recorded in delivery logs or charged.
+ */
+export async function sendTestThrough(deps: { storage: Pick<Storage, 'auditLog'>; ids: IdGenerator; clock: Clock; send: SendThroughProvider },
+  provider: ProviderConfig, raw: unknown, who: { userId: string; organizationId: string | null; action: string; target: string }) {
+  const input = parseInput(ProviderTestInput, raw);
+  const recipient = normalizeRecipient(provider.channel, input.to, input.countryCode);
+  if (!recipient.ok) throw new AppError('VALIDATION_ERROR', `to ${recipient.reason}`, { fieldErrors: { to: [`to ${recipient.reason}`] }, formErrors: [] });
+  const started = deps.clock.now().getTime();
+  const messageId = `provider-test-${deps.ids.next()}`;
+  const result = await deps.send(provider.id, { messageId, to: recipient.recipient, subject: provider.channel === 'EMAIL' ? input.subject : null, body: input.body });
+  if (!result) throw new AppError('PROVIDER_UNAVAILABLE', 'The provider is inactive or could not be loaded; see its configuration', { providerId: provider.id });
+  const outcome = result.accepted ? { accepted: true, providerMessageId: result.providerMessageId } : { accepted: false, retryable: result.retryable, errorCode: result.errorCode, errorMessage: result.errorMessage };
+  await deps.storage.auditLog.record({
+    id: deps.ids.next(), actorUserId: who.userId, impersonatorUserId: null, organizationId: who.organizationId, action: who.action,
+    target: who.target, details: { name: provider.name, to: recipient.recipient, ...outcome }, createdAt: deps.clock.now(),
+  });
+  return { providerId: provider.id, name: provider.name, to: recipient.recipient, ...outcome, latencyMs: deps.clock.now().getTime() - started };
 }

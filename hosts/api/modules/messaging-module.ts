@@ -9,12 +9,12 @@ import { API } from '../tokens.ts';
 
 export function bindMessagingModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, metrics, config) => {
-      const deps: SendDeps = { storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold };
+    (storage, pricing, clock, ids, secrets, fraud, deliver, metrics, config, ownAccounts) => {
+      const deps: SendDeps = { storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts };
       return messageRoutes({
         sendMessage: new SendMessage(deps), sendBulk: new SendBulkMessages(deps), getMessage: new GetMessage({ storage }),
         onSent: (channel, status) => metrics.sends.inc({ channel, status }),
       });
     },
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config]).inSingletonScope();
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config, MESSAGING.ownAccountPricing]).inSingletonScope();
 }
