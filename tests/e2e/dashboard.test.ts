@@ -20,6 +20,8 @@ describe('E2E: the dashboard in a real browser', function () {
   let browser: Browser;
   let tenant: Watched;
   let page: Page;
+  /** The tenant's own Arkesel account's vendor (VENDOR_BASE_URLS), for the own-account step. */
+  let ownVendor: Awaited<ReturnType<typeof startFakeArkesel>>;
   const email = `owner-${Date.now()}@example.com`;
   let password = 'kente-cloth-42-sunrise';
 
@@ -47,7 +49,8 @@ describe('E2E: the dashboard in a real browser', function () {
       this.skip();
     }
     ensureDashboardBuilt();
-    server = await startE2eServer();
+    ownVendor = await startFakeArkesel({ apiKey: 'e2e-own-arkesel-key' });
+    server = await startE2eServer({ VENDOR_BASE_URLS: JSON.stringify({ 'arkesel-sms': ownVendor.url }) });
     browser = await launchBrowser();
     tenant = await newPage(browser, server.url);
     page = tenant.page;
@@ -56,6 +59,7 @@ describe('E2E: the dashboard in a real browser', function () {
   after(async () => {
     await browser?.close();
     await server?.close();
+    await ownVendor?.close();
   });
 
   it('signs up (showing the API\'s field errors next to the fields), onboards and lands on the overview', async () => {
@@ -328,9 +332,57 @@ describe('E2E: the dashboard in a real browser', function () {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByRole('link', { name: 'See its delivery log' }).click();
     await page.getByRole('heading', { level: 1, name: 'Message detail' }).waitFor();
+    await page.locator('main').getByText('arkesel-ci').first().waitFor(); // the detail loads after its heading
     expect(await page.locator('main').textContent()).to.include('arkesel-ci');
     expect(vendor.received.filter((r) => r.path === '/api/v2/sms/send')).to.have.length(1);
     await vendor.close();
+  });
+
+  it('lets a tenant register a sender ID (approved by an administrator) and add its own vendor account; its next send goes through that account under that sender', async function () {
+    needs(this, 'POST /sender-ids', 'POST /vendor-accounts', 'PATCH /organizations/current');
+    await go('/app/sending', 'Sending setup');
+    await page.getByRole('textbox', { name: 'Sender ID' }).fill('KENTE');
+    await page.getByLabel('Purpose').fill('Order and delivery updates');
+    await page.getByLabel('Sample message').fill('Your Kente order has shipped');
+    await page.getByRole('button', { name: 'Request sender ID' }).click();
+    await page.getByTestId('sender-id-row').filter({ hasText: 'KENTE' }).getByText('PENDING').waitFor();
+
+    const admin = await newPage(browser, server.url);
+    try {
+      await admin.page.goto('/sign-in');
+      await admin.page.getByLabel('Email').fill(ADMIN.email);
+      await admin.page.getByLabel('Password').fill(ADMIN.password);
+      await admin.page.getByRole('button', { name: 'Sign in' }).click();
+      await admin.page.getByRole('link', { name: 'Approvals' }).click();
+      const card = admin.page.getByTestId('approval').filter({ hasText: 'SENDER_ID: KENTE' });
+      await card.getByText('Order and delivery updates').waitFor();
+      await card.getByRole('button', { name: 'Approve' }).click();
+      await admin.page.getByText('“KENTE” approved.').waitFor();
+      expect(admin.errors).to.deep.equal([]);
+    } finally { await admin.context.close(); }
+
+    await go('/app/sending', 'Sending setup');
+    await page.getByTestId('sender-id-row').filter({ hasText: 'KENTE' }).getByRole('button', { name: 'Make default' }).click();
+    await page.getByTestId('default-sender').getByText('KENTE').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('kente-arkesel');
+    await page.getByLabel('Countries').fill('GH');
+    await page.getByLabel(/^Credentials/).fill('apiKey=e2e-own-arkesel-key');
+    await page.getByLabel(/^Settings/).fill('senderId=KENTE');
+    await screenshot(page, '28-tenant-own-vendor-and-sender-id');
+    await page.getByRole('button', { name: 'Add account' }).click();
+    await page.getByTestId('vendor-account-row').filter({ hasText: 'kente-arkesel' }).waitFor();
+    expect(await page.locator('main').textContent()).to.not.include('e2e-own-arkesel-key');
+
+    await go('/app/send', 'Send a message');
+    await page.getByLabel('Recipient').fill('+233241234567');
+    await page.getByLabel('Message', { exact: true }).fill('Your Kente order has shipped');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('link', { name: 'See its delivery log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Message detail' }).waitFor();
+    await page.locator('main').getByText('kente-arkesel').first().waitFor();
+    const sent = ownVendor.received.filter((r) => r.path === '/api/v2/sms/send');
+    expect(sent).to.have.length(1);
+    expect(sent[0]!.json).to.include({ sender: 'KENTE' });
   });
 
   it('shows the provider health to a platform administrator and runs a health check', async () => {

@@ -46,7 +46,7 @@ export function bindBillingModule(container: Container): void {
         getUsage: new GetUsage({ storage, clock }),
         listInvoices: new ListInvoices({ storage }),
         getInvoice: new GetInvoice({ storage }),
-        getPricing: new GetPricing({ pricing }),
+        getPricing: new GetPricing({ pricing, ownAccountFee: config.ownAccountFee }),
       });
       return gateway instanceof SandboxPaymentGateway ? [...routes, ...sandboxCheckoutRoutes({ sandbox: gateway, handleGatewayWebhook, clock })] : routes;
     },

@@ -44,7 +44,8 @@ export function ensureDashboardBuilt(): void {
  * fresh temporary DATA_DIR), on a free port.
  * In-process so a test can reach the container (e.g. to credit a wallet while no top-up API exists).
  */
-export async function startE2eServer(): Promise<E2eServer> {
+/** `env`: more settings for the service (e.g. VENDOR_BASE_URLS pointing at a local fake vendor). */
+export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -52,6 +53,7 @@ export async function startE2eServer(): Promise<E2eServer> {
     NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'silent',
     ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PAYMENT_GATEWAY: 'sandbox', WORKER_CONCURRENCY: '2',
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the webhook step's receiver listens on 127.0.0.1
+    ...env,
   });
   const service = await startService(config, createLogger(config.logLevel));
   const doc = await (await fetch(`${url}/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> };

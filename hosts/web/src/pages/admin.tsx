@@ -118,7 +118,7 @@ function ApprovalCard({ approval, organizationName, onDone }: { approval: Row; o
   const id = String(approval['id']);
   const subject = (approval['content'] ?? approval['template'] ?? approval['campaign'] ?? approval['subject'] ?? {}) as Row;
   const label = str(subject['name'] ?? approval['name'] ?? approval['title'], id);
-  const text = subject['body'] ?? approval['body'] ?? approval['message'];
+  const text = subject['body'] ?? subject['sampleMessage'] ?? approval['body'] ?? approval['message'];
   const compliance = (approval['compliance'] ?? null) as Row | null;
   const decide = async (verdict: 'approve' | 'reject'): Promise<void> => {
     setBusy(true); setError(null);
@@ -134,6 +134,7 @@ function ApprovalCard({ approval, organizationName, onDone }: { approval: Row; o
       <p>{str(org['name'] ?? approval['organizationName'] ?? organizationName ?? approval['organizationId'], '')} · requested <Time value={approval['createdAt']} />
         {' '}{subject['channel'] ? <Badge value={subject['channel']} /> : null} {subject['category'] ? <Badge value={subject['category']} /> : null}</p>
       {typeof subject['subject'] === 'string' && <p><strong>{subject['subject']}</strong></p>}
+      {typeof subject['purpose'] === 'string' && <p>Sender ID for: {subject['purpose']}{Array.isArray(subject['networks']) ? ` · networks ${(subject['networks'] as string[]).join(', ')}` : ''}</p>}
       {typeof text === 'string' && <p className="message-text bubble">{text}</p>}
       {compliance && <ComplianceResult result={compliance} />}
       <ErrorBanner error={error} />
