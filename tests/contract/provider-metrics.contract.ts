@@ -77,7 +77,7 @@ export function describeProviderMetricsContract(name: string, make: () => Promis
       expect(of(during, 'SMS').oldestQueuedAt?.toISOString()).to.equal(oldest.toISOString());
       expect(during.map((f) => f.channel)).to.deep.equal([...during.map((f) => f.channel)].sort());
 
-      for (const m of waiting) await storage.messages.transition(m.id, ['QUEUED', 'PENDING'], { status: 'FAILED', errorCode: 'TEST', errorMessage: 'done' });
+      for (const m of waiting) await storage.messages.transition(m.id, ['QUEUED', 'PENDING'], { status: 'FAILED', errorCode: 'TEST', errorMessage: 'done', updatedAt: new Date() });
       const later = await metrics.queues();
       for (const channel of ['SMS', 'EMAIL']) expect(of(later, channel)).to.deep.equal(of(before, channel));
     });
