@@ -16,7 +16,7 @@ export function MinuteChart({ points, label }: { points: readonly MinutePoint[];
   const y = (v: number): number => top + plotH - (v / max) * plotH;
   const total = points.reduce((s, p) => s + p.attempts, 0);
   const failed = points.reduce((s, p) => s + p.failed, 0);
-  const ticks = [...new Set([0, Math.round(max / 2), max])];
+  const ticks = max % 2 === 0 ? [0, max / 2, max] : [0, max];
   const labelled = points.length > 0 ? [0, Math.floor((points.length - 1) / 2), points.length - 1] : [];
   return (
     <figure className="minute-chart" data-testid="minute-chart">
@@ -32,7 +32,8 @@ export function MinuteChart({ points, label }: { points: readonly MinutePoint[];
           </g>
         ))}
         {[...new Set(labelled)].map((i) => (
-          <text key={i} x={left + i * barW + barW / 2} y={height - 6} textAnchor="middle">{hhmm(points[i]!.minute)}</text>
+          <text key={i} x={i === 0 ? left : i === points.length - 1 ? width - 4 : left + i * barW + barW / 2} y={height - 6}
+            textAnchor={i === 0 ? 'start' : i === points.length - 1 ? 'end' : 'middle'}>{hhmm(points[i]!.minute)}</text>
         ))}
       </svg>
       <figcaption className="hint"><span className="key key-attempts" /> attempts <span className="key key-failed" /> failed, per minute</figcaption>
@@ -40,7 +41,7 @@ export function MinuteChart({ points, label }: { points: readonly MinutePoint[];
   );
 }
 
-/** A line of values, oldest first; points flagged `bad` are marked in red. */
+/** A line of values, oldest first, a dot per value; values flagged `bad` are marked in red. */
 export function Sparkline({ values, bad = [], label }: { values: readonly number[]; bad?: readonly boolean[]; label: string }): ReactNode {
   const [width, height, pad] = [240, 40, 3];
   const max = Math.max(1, ...values);
@@ -49,8 +50,9 @@ export function Sparkline({ values, bad = [], label }: { values: readonly number
   return (
     <svg className="sparkline" viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={label} data-testid="sparkline">
       <title>{label}</title>
+      <line x1={pad} x2={width - pad} y1={height - pad} y2={height - pad} className="base" />
       <polyline points={values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />
-      {values.map((v, i) => bad[i] ? <circle key={i} cx={x(i)} cy={y(v)} r={3} className="bad" /> : null)}
+      {values.map((v, i) => <circle key={i} cx={x(i)} cy={y(v)} r={bad[i] ? 3 : 2} className={bad[i] ? 'bad' : 'good'} />)}
     </svg>
   );
 }

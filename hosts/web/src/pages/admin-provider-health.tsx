@@ -20,7 +20,7 @@ export function AdminProviderHealthPage({ id }: { id: string }): ReactNode {
     <Page title={title} actions={<Link to="/app/admin/providers">All providers</Link>}>
       <ErrorBanner error={provider.error} />
       {provider.loading && !p && <Loading />}
-      {p && <p className="hint">{str(p['channel'])} · {str(p['vendor'])}{p['active'] === false ? ' · inactive' : ''} · the last {history.length} checks, newest first.</p>}
+      {p && <p className="hint">{str(p['channel'])} · {str(p['vendor'])}{p['active'] === false ? ' · inactive' : ''} · {history.length === 1 ? 'its only check' : `the last ${history.length} checks, newest first`}; latency over time:</p>}
       {p && history.length === 0 && <Empty title="Never checked">Run a health check on the Providers page.</Empty>}
       {history.length > 0 && (
         <>
@@ -31,7 +31,7 @@ export function AdminProviderHealthPage({ id }: { id: string }): ReactNode {
             <tbody>{history.map((h, i) => (
               <tr key={`${str(h['checkedAt'])}-${i}`}>
                 <td><Time value={h['checkedAt']} /></td><td><Badge value={h['status']} /></td><td className="num">{str(h['latencyMs'])} ms</td>
-                <td className="clip">{str(h['detail'], '')}</td><td className="num">{str(h['balance'])}</td>
+                <td>{str(h['detail'], '')}</td><td className="num">{str(h['balance'])}</td>
               </tr>
             ))}</tbody>
           </table></div>

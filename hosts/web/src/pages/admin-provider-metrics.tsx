@@ -52,14 +52,17 @@ function Metrics(): ReactNode {
 
 function ProviderTable({ providers, circuitScope }: { providers: Row[]; circuitScope: string }): ReactNode {
   return (
-    <div className="table-wrap"><table data-testid="provider-metrics">
+    <>
+    <div className="table-wrap"><table className="metrics" data-testid="provider-metrics">
       <thead><tr>
         <th scope="col">Provider</th><th scope="col" className="num">Requests</th><th scope="col" className="num">Error rate</th>
-        <th scope="col" className="num">p50 / p95 / max</th><th scope="col">Circuit <small className="hint">({circuitScope})</small></th>
+        <th scope="col" className="num">p50 / p95 / max ms</th><th scope="col">Circuit*</th>
         <th scope="col">Health</th><th scope="col">Top errors</th>
       </tr></thead>
       <tbody>{providers.map((p) => <ProviderRow key={str(p['name'])} p={p} />)}</tbody>
     </table></div>
+    <p className="hint">* Circuit breaker {circuitScope}: each worker keeps its own (see their nkra_provider_circuit_state metrics). Latency in milliseconds.</p>
+    </>
   );
 }
 
@@ -75,9 +78,9 @@ function ProviderRow({ p }: { p: Row }): ReactNode {
       </th>
       <td className="num">{str(p['attempts'])}{Number(p['failed']) > 0 && <small className="hint"> ({str(p['failed'])} failed)</small>}</td>
       <td className="num">{Number(p['attempts']) > 0 ? percent(p['errorRate']) : '—'}</td>
-      <td className="num">{ms(latency['p50'])} / {ms(latency['p95'])} / {ms(latency['max'])} ms</td>
+      <td className="num">{ms(latency['p50'])} / {ms(latency['p95'])} / {ms(latency['max'])}</td>
       <td>{p['circuit'] ? <Badge value={p['circuit']} /> : <span className="hint">not loaded</span>}</td>
-      <td>{health ? <><Badge value={health['status']} /> <Time value={health['checkedAt']} /></> : <span className="hint">never checked</span>}</td>
+      <td>{health ? <><Badge value={health['status']} /><br /><small className="hint"><Time value={health['checkedAt']} /></small></> : <span className="hint">never checked</span>}</td>
       <td>{asList<Row>(p['topErrors']).map((e) => <span key={str(e['code'])} className="chip">{str(e['code'])} × {str(e['count'])}</span>)}</td>
     </tr>
   );
@@ -85,7 +88,7 @@ function ProviderRow({ p }: { p: Row }): ReactNode {
 
 function QueueTable({ queues }: { queues: Row[] }): ReactNode {
   return (
-    <div className="table-wrap"><table data-testid="queue-metrics">
+    <div className="table-wrap"><table className="metrics" data-testid="queue-metrics">
       <thead><tr><th scope="col">Channel</th><th scope="col" className="num">Queued</th><th scope="col" className="num">Pending</th><th scope="col" className="num">Oldest queued</th></tr></thead>
       <tbody>{queues.map((q) => (
         <tr key={str(q['channel'])}>
