@@ -1,15 +1,11 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { registerTenant } from '../support/tenants.ts';
-import { ARTIFACTS, chromiumAvailable, launchBrowser, newPage, screenshot } from './support/browser.ts';
+import { chromiumAvailable, launchBrowser, newPage, screenshot } from './support/browser.ts';
 import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
-
-const DOCS_SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
 
 /**
  * The provider metrics and health history pages in headless Chromium against `npm start` on the
@@ -82,8 +78,6 @@ describe('E2E: provider metrics and health history in a real browser', function 
       await screenshot(page, '27-admin-provider-health');
       expect(errors).to.deep.equal([]);
     } finally { await context.close(); }
-    await mkdir(DOCS_SCREENSHOTS, { recursive: true });
-    for (const name of ['26-admin-provider-metrics', '27-admin-provider-health']) await copyFile(path.join(ARTIFACTS, `${name}.png`), path.join(DOCS_SCREENSHOTS, `${name}.png`));
   });
 });
 
