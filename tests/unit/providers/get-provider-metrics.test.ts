@@ -11,7 +11,7 @@ import { aMessage } from '../../contract/contract-fixtures.ts';
 
 const NOW = new Date('2026-03-02T10:30:20.000Z');
 const config: ProviderConfig = {
-  id: 'prov-1', name: 'arkesel-main', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, active: true, countries: ['GH'], settings: {}, hasCredentials: true,
+  id: 'prov-1', name: 'arkesel-main', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, active: true, countries: ['GH'], settings: {}, hasCredentials: true, organizationId: null, platformFallback: false,
   createdAt: NOW, updatedAt: NOW,
 };
 const check: ProviderHealthCheck = { id: 'hc-1', providerId: 'prov-1', ok: false, latencyMs: 80, detail: 'balance call failed', balance: null, checkedAt: new Date(NOW.getTime() - 5_000) };
