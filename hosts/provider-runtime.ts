@@ -122,6 +122,11 @@ export class ProviderRuntime {
     return { ...config, settings: operatorUrl ? { ...settings, baseUrl: operatorUrl } : settings };
   }
 
+  /** The circuit breaker state of a loaded provider as this process sees it (each process keeps its own); null when not loaded. */
+  circuitOf(providerId: string): 'closed' | 'open' | 'half-open' | null {
+    return this.#built.get(providerId)?.entry.provider.circuit ?? null;
+  }
+
   /** Whether a configuration builds (the administration API refuses one that does not): null, or why not. */
   check(config: ProviderConfig, credentials: Record<string, string>): string | null {
     try {

@@ -35,3 +35,4 @@ export * from './in-memory-event-trigger-repository.ts';
 export * from './in-memory-contact-import-repository.ts';
 export * from './in-memory-segment-repository.ts';
 export * from './in-memory-campaign-repository.ts';
+export * from './in-memory-provider-metrics-repository.ts';

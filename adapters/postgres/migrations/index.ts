@@ -14,7 +14,8 @@ import { sessionRevocation } from './0014-session-revocation.ts';
 import { pendingLeaseIndex } from './0015-pending-lease-index.ts';
 import { contactAttributes } from './0016-contact-attributes.ts';
 import { tenantAccountsSenderIds } from './0017-tenant-accounts-sender-ids.ts';
+import { providerMetricsIndexes } from './0018-provider-metrics-indexes.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes];

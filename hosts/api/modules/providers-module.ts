@@ -5,6 +5,8 @@ import { GetProvider } from '../../../core/use-cases/providers/get-provider.ts';
 import type { ProviderAdminDeps } from '../../../core/use-cases/providers/provider-admin.ts';
 import { UpdateProvider } from '../../../core/use-cases/providers/update-provider.ts';
 import { SendProviderTestMessage } from '../../../core/use-cases/providers/send-provider-test-message.ts';
+import { GetProviderMetrics } from '../../../core/use-cases/providers/get-provider-metrics.ts';
+import { SqlProviderMetricsRepository } from '../../../adapters/postgres/sql-provider-metrics-repository.ts';
 import { adminProviderRoutes } from '../routes/admin-provider-routes.ts';
 import { ListProviders } from '../../../core/use-cases/providers/list-providers.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
@@ -14,15 +16,16 @@ import { INFRA } from '../../tokens.ts';
 import { API } from '../tokens.ts';
 
 export function bindProvidersModule(container: Container): void {
-  container.bind(API.routes).toResolvedValue((providers, runtime, storage, ids, clock) => {
+  container.bind(API.routes).toResolvedValue((providers, runtime, storage, ids, clock, database) => {
     const deps: ProviderAdminDeps = {
       providers, storage, ids, clock, check: (config, credentials) => runtime.check(config, credentials), onChanged: () => runtime.reload(),
     };
     return adminProviderRoutes({
       createProvider: new CreateProvider(deps), updateProvider: new UpdateProvider(deps), deleteProvider: new DeleteProvider(deps),
       sendTestMessage: new SendProviderTestMessage({ providers, storage, ids, clock, send: (id, message) => runtime.sendThrough(id, message) }),
+      getProviderMetrics: new GetProviderMetrics({ metrics: new SqlProviderMetricsRepository(database), providers, clock, circuitOf: (id) => runtime.circuitOf(id) }),
     });
-  }, [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+  }, [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock, INFRA.database]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (providers, checkProviderHealth) => providerRoutes({
       listProviders: new ListProviders({ providers }), getProvider: new GetProvider({ providers }), checkProviderHealth,

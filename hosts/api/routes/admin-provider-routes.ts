@@ -1,6 +1,7 @@
 import type { CreateProvider } from '../../../core/use-cases/providers/create-provider.ts';
 import type { DeleteProvider } from '../../../core/use-cases/providers/delete-provider.ts';
 import type { UpdateProvider } from '../../../core/use-cases/providers/update-provider.ts';
+import { GetProviderMetricsInput, type GetProviderMetrics } from '../../../core/use-cases/providers/get-provider-metrics.ts';
 import { ProviderTestInput, type SendProviderTestMessage } from '../../../core/use-cases/providers/send-provider-test-message.ts';
 import { ProviderDefinition } from '../../../core/use-cases/providers/configure-providers.ts';
 import { ProviderPatch } from '../../../core/use-cases/providers/provider-admin.ts';
@@ -11,6 +12,7 @@ export interface AdminProviderRouteDeps {
   updateProvider: UpdateProvider;
   deleteProvider: DeleteProvider;
   sendTestMessage: SendProviderTestMessage;
+  getProviderMetrics: GetProviderMetrics;
 }
 
 const admin = (input: RequestInput) => ({ userId: requireUser(input).userId });
@@ -35,6 +37,13 @@ export function adminProviderRoutes(deps: AdminProviderRouteDeps): RouteDefiniti
       auth: 'platform-admin', body: ProviderTestInput,
       responses: { 200: '`{ accepted, providerMessageId | errorCode, errorMessage, retryable, latencyMs }`', 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 503: 'PROVIDER_UNAVAILABLE (inactive or not loaded)' },
       handler: async (input) => ok(await deps.sendTestMessage.execute(admin(input), input.params['id'] ?? '', input.body)),
+    },
+    {
+      method: 'GET', path: '/admin/provider-metrics', tag: 'Admin',
+      summary: 'Per provider figures of the last minutes from the shared database (attempts, error rate, latency p50/p95/max, top error codes, per-minute series, latest health, circuit as seen by this API process) and waiting messages per channel',
+      auth: 'platform-admin', query: GetProviderMetricsInput,
+      responses: { 200: '`{ window, circuitScope, providers: [...], series: [{ minute, attempts, failed }], queues: [...] }`', 400: 'VALIDATION_ERROR (minutes outside 1..60)', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN' },
+      handler: async (input) => ok(await deps.getProviderMetrics.execute(admin(input), input.query)),
     },
     {
       method: 'DELETE', path: '/admin/providers/:id', tag: 'Admin', summary: 'Delete a provider with its credentials and health history',

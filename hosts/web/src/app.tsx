@@ -19,6 +19,8 @@ import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
 import { AdminApprovalsPage, AdminRevenuePage, AdminTenantsPage } from './pages/admin.tsx';
 import { AdminProvidersPage } from './pages/admin-providers.tsx';
+import { AdminProviderMetricsPage } from './pages/admin-provider-metrics.tsx';
+import { AdminProviderHealthPage } from './pages/admin-provider-health.tsx';
 
 // The two chart pages load recharts (most of the bundle) on demand.
 const OverviewPage = lazy(() => import('./pages/overview.tsx').then((m) => ({ default: m.OverviewPage })));
@@ -36,6 +38,7 @@ const TENANT_NAV: NavItem[] = [
 const ADMIN_NAV: NavItem[] = [
   { to: '/app/admin/tenants', label: 'Tenants', admin: true }, { to: '/app/admin/revenue', label: 'Revenue', admin: true },
   { to: '/app/admin/approvals', label: 'Approvals', admin: true }, { to: '/app/admin/providers', label: 'Providers', admin: true },
+  { to: '/app/admin/provider-metrics', label: 'Provider metrics', admin: true },
 ];
 
 const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
@@ -47,6 +50,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
+  ['/app/admin/provider-metrics', () => <AdminProviderMetricsPage />], ['/app/admin/providers/:id', (p) => <AdminProviderHealthPage id={p['id']!} />],
 ];
 const PUBLIC: Record<string, () => ReactNode> = {
   '/sign-in': () => <SignInPage />, '/sign-up': () => <SignUpPage />,

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
+import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Select, Time, str, toApiError, useAsync, useForm } from '../ui.tsx';
 
@@ -61,7 +62,7 @@ export function AdminProvidersPage(): ReactNode {
             const r = results[id];
             return (
               <tr key={id}>
-                <td>{name} {p['active'] === false && <Badge value="inactive" />} {p['hasCredentials'] === true && <small className="hint">credentials set</small>}</td>
+                <td><Link to={`/app/admin/providers/${encodeURIComponent(id)}`} aria-label={`Health history of ${name}`}>{name}</Link> {p['active'] === false && <Badge value="inactive" />} {p['hasCredentials'] === true && <small className="hint">credentials set</small>}</td>
                 <td>{str(p['channel'])}</td><td>{str(p['vendor'])}</td>
                 <td>{asList<Row>(p['routes']).map((rt) => `${str(rt['country'])}:${str(rt['priority'])}`).join(', ')}</td>
                 <td>{health ? <><Badge value={health['status']} /> {health['latencyMs'] !== undefined ? `${str(health['latencyMs'])} ms` : ''} <Time value={health['checkedAt'] ?? health['at']} /></> : <span className="hint">never checked</span>}

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+
+/** Small charts drawn as inline SVG (no chart library: these pages refresh often and stay light). */
+
+export interface MinutePoint { minute: string; attempts: number; failed: number }
+
+const hhmm = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** Attempts (blue) and failures (red, in front) per minute as bars, with a 0 / half / max scale and first, middle and last minute labels. */
+export function MinuteChart({ points, label }: { points: readonly MinutePoint[]; label: string }): ReactNode {
+  const [width, height, left, bottom, top] = [720, 180, 36, 22, 8];
+  const plotW = width - left - 4;
+  const plotH = height - bottom - top;
+  const max = Math.max(1, ...points.map((p) => p.attempts));
+  const barW = plotW / Math.max(points.length, 1);
+  const y = (v: number): number => top + plotH - (v / max) * plotH;
+  const total = points.reduce((s, p) => s + p.attempts, 0);
+  const failed = points.reduce((s, p) => s + p.failed, 0);
+  const ticks = max % 2 === 0 ? [0, max / 2, max] : [0, max];
+  const labelled = points.length > 0 ? [0, Math.floor((points.length - 1) / 2), points.length - 1] : [];
+  return (
+    <figure className="minute-chart" data-testid="minute-chart">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${label}: ${total} attempts, ${failed} failed`}>
+        <title>{`${label}: ${total} attempts, ${failed} failed`}</title>
+        {ticks.map((t) => (
+          <g key={t}><line x1={left} x2={width - 4} y1={y(t)} y2={y(t)} className="grid" /><text x={left - 4} y={y(t) + 4} textAnchor="end">{t}</text></g>
+        ))}
+        {points.map((p, i) => (
+          <g key={p.minute}>
+            <rect x={left + i * barW + 0.5} width={Math.max(barW - 1, 1)} y={y(p.attempts)} height={top + plotH - y(p.attempts)} className="bar-attempts"><title>{`${hhmm(p.minute)}: ${p.attempts} attempts, ${p.failed} failed`}</title></rect>
+            {p.failed > 0 && <rect x={left + i * barW + 0.5} width={Math.max(barW - 1, 1)} y={y(p.failed)} height={top + plotH - y(p.failed)} className="bar-failed" />}
+          </g>
+        ))}
+        {[...new Set(labelled)].map((i) => (
+          <text key={i} x={i === 0 ? left : i === points.length - 1 ? width - 4 : left + i * barW + barW / 2} y={height - 6}
+            textAnchor={i === 0 ? 'start' : i === points.length - 1 ? 'end' : 'middle'}>{hhmm(points[i]!.minute)}</text>
+        ))}
+      </svg>
+      <figcaption className="hint"><span className="key key-attempts" /> attempts <span className="key key-failed" /> failed, per minute</figcaption>
+    </figure>
+  );
+}
+
+/** A line of values, oldest first, a dot per value; values flagged `bad` are marked in red. */
+export function Sparkline({ values, bad = [], label }: { values: readonly number[]; bad?: readonly boolean[]; label: string }): ReactNode {
+  const [width, height, pad] = [240, 40, 3];
+  const max = Math.max(1, ...values);
+  const x = (i: number): number => (values.length <= 1 ? width / 2 : pad + (i / (values.length - 1)) * (width - 2 * pad));
+  const y = (v: number): number => height - pad - (v / max) * (height - 2 * pad);
+  return (
+    <svg className="sparkline" viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={label} data-testid="sparkline">
+      <title>{label}</title>
+      <line x1={pad} x2={width - pad} y1={height - pad} y2={height - pad} className="base" />
+      <polyline points={values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />
+      {values.map((v, i) => <circle key={i} cx={x(i)} cy={y(v)} r={bad[i] ? 3 : 2} className={bad[i] ? 'bad' : 'good'} />)}
+    </svg>
+  );
+}

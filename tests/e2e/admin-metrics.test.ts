@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { MESSAGING } from '../../hosts/messaging-bindings.ts';
+import { INFRA } from '../../hosts/tokens.ts';
+import { ApiClient } from '../support/api-client.ts';
+import { registerTenant } from '../support/tenants.ts';
+import { chromiumAvailable, launchBrowser, newPage, screenshot } from './support/browser.ts';
+import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
+
+/**
+ * The provider metrics and health history pages in headless Chromium against `npm start` on the
+ * embedded default: a tenant sends through the seeded outbox provider (the worker delivers), then the
+ * administrator sees the provider's row and the last-hour chart, and its health history.
+ */
+describe('E2E: provider metrics and health history in a real browser', function () {
+  this.timeout(60_000);
+  let server: E2eServer;
+  let browser: Browser;
+
+  before(async function () {
+    if (!chromiumAvailable()) {
+      if (process.env['CI']) throw new Error('E2E: /usr/bin/chromium is missing (apt-get install chromium)');
+      this.skip();
+    }
+    ensureDashboardBuilt();
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows an administrator the providers with their figures, the last-hour chart and a provider\'s health history', async function () {
+    expect([...server.routes].filter((r) => r === 'GET /admin/provider-metrics' || r === 'GET /providers/{id}')).to.have.length(2);
+    const api = new ApiClient(server.url);
+    const tenant = await registerTenant(api, 'metrics-e2e');
+    await server.container.get(INFRA.storage).wallets.update(tenant.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-metrics-seed', description: 'e2e credit' }), new Date());
+    const key = (await api.post('/api-keys', { name: 'Live', isSandbox: false }, tenant.auth)).body.data.key as string;
+    for (const to of ['0241234567', '0241234568', '0241234569']) expect((await api.post('/messages/send', { channel: 'SMS', to, body: 'Your order is ready' }, { apiKey: key })).status).to.equal(201);
+    const admin = (await api.post('/auth/login', { email: ADMIN.email, password: ADMIN.password })).body.data.token as string;
+    const outboxSms = await until(async () => {
+      const metrics = (await api.get('/admin/provider-metrics', { token: admin })).body.data;
+      const row = metrics.providers.find((p: { name: string }) => p.name === 'outbox-sms');
+      return row && row.attempts >= 3 ? row as { id: string } : null;
+    });
+    // Earlier checks (one failed) as the worker's periodic job would have recorded them, then one now through the API.
+    const history = server.container.get(MESSAGING.providerRepository);
+    for (const [minutesAgo, latencyMs, ok] of [[50, 12, true], [40, 18, true], [30, 95, false], [20, 15, true], [10, 11, true]] as const) {
+      await history.recordHealth({ id: `e2e-check-${minutesAgo}`, providerId: outboxSms.id, ok, latencyMs, detail: ok ? 'outbox directory writable' : 'outbox directory not writable', balance: null, checkedAt: new Date(Date.now() - minutesAgo * 60_000) });
+    }
+    expect((await api.post(`/providers/${outboxSms.id}/health-check`, {}, { token: admin })).status).to.equal(200);
+
+    const { page, context, errors } = await newPage(browser, server.url);
+    try {
+      await page.goto('/sign-in');
+      await page.getByLabel('Email').fill(ADMIN.email);
+      await page.getByLabel('Password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Provider metrics' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Provider metrics' }).waitFor();
+      const row = page.getByTestId('provider-metrics').getByRole('row', { name: /outbox-sms/ });
+      await row.waitFor();
+      expect(await row.getByRole('cell').first().textContent()).to.match(/^[3-9]/);
+      expect(await row.textContent()).to.include('closed').and.include('ok');
+      const chart = page.getByTestId('minute-chart').getByRole('img');
+      expect(await chart.getAttribute('aria-label')).to.match(/: [3-9]\d* attempts, 0 failed$/);
+      expect(await page.getByTestId('minute-chart').locator('rect.bar-attempts').count()).to.equal(60);
+      await page.getByTestId('queue-metrics').getByRole('row', { name: /SMS/ }).waitFor();
+      await screenshot(page, '26-admin-provider-metrics');
+
+      await row.getByRole('link', { name: 'Health history of outbox-sms' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Health of outbox-sms' }).waitFor();
+      await page.getByTestId('sparkline').waitFor();
+      expect(await page.getByTestId('health-history').getByRole('row').count()).to.equal(7); // the header and six checks
+      expect(await page.getByTestId('sparkline').locator('circle.bad').count()).to.equal(1);
+      await screenshot(page, '27-admin-provider-health');
+      expect(errors).to.deep.equal([]);
+    } finally { await context.close(); }
+  });
+});
+
+/** Polls `probe` every 200 ms until it answers a value (at most 15 s). */
+async function until<T>(probe: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the provider metrics');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
