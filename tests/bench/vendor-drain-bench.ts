@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QUEUES } from '../../core/ports/job-queue.ts';
+import { newOrganization } from '../../core/domain/organization.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
@@ -18,7 +19,10 @@ import { ensureBenchDatabase, machineBusy, startSendServer, type SendServer } fr
  * fake records the most requests it ever had in flight and the most it received in any one second,
  * and the bench fails if either exceeds the provider's `maxConcurrency` / `maxPerSecond` settings.
  *
- * Settings: --messages=20000 --latency=50 --max-concurrency=200 --max-per-second=0 (0 = unlimited)
+ * Two phases in one run: the platform's provider, then `--tenants` organizations each through its own
+ * Arkesel account (same fake, VENDOR_BASE_URLS) with `--noise` more owners' accounts loaded; the second
+ * must keep >= 90% of the first's rate (issue 17: resolving each message's owner is cheap).
+ * Settings: --messages=20000 --latency=50 --max-concurrency=200 --max-per-second=0 (0 = unlimited) --tenants=10 --noise=500
  * --worker-concurrency=50 (WORKER_CONCURRENCY: jobs per fetched batch; 4 fetchers per process).
  * Works in its own database `nkra_bench_vendors` on DATABASE_URL's server (default the local PostgreSQL).
  */
@@ -33,8 +37,11 @@ function flag(name: string, fallback: number): number {
 const settings = {
   messages: flag('messages', 20_000), latencyMs: flag('latency', 50), maxConcurrency: flag('max-concurrency', 200),
   maxPerSecond: flag('max-per-second', 0), workerConcurrency: flag('worker-concurrency', 50),
+  tenants: Math.max(1, flag('tenants', 10)), noise: flag('noise', 500),
 };
 const TARGET = 1_000;
+/** The own-account phase keeps at least this share of the platform phase's rate (resolving owners costs <= 10%). */
+const TENANT_RATIO = 0.9;
 
 interface FakeVendor { url: string; stats(): Promise<{ accepted: number; maxInFlight: number; maxPerSecond: number }>; close(): Promise<void> }
 
@@ -74,6 +81,70 @@ async function createLiveKey(server: SendServer, organizationId: string): Promis
   return ((await created.json()) as { data: { key: string } }).data.key;
 }
 
+/** Queues `perOrg` live SMS for each (key, organization) through the bulk API (async), 8 requests in flight. */
+async function queue(server: SendServer, senders: ReadonlyArray<{ key: string }>, perOrg: number, recipientBase: number): Promise<void> {
+  const work = senders.flatMap((s) => Array.from({ length: Math.ceil(perOrg / 100) }, (_, chunk) => ({ key: s.key, from: chunk * 100, to: Math.min(perOrg, chunk * 100 + 100) })));
+  let next = 0;
+  const enqueue = async () => {
+    while (next < work.length) {
+      const { key, from, to } = work[next++]!;
+      const messages = Array.from({ length: to - from }, (_, i) => ({ channel: 'SMS', to: `+23324${String(recipientBase + from + i).padStart(7, '0')}`, body: 'Vendor drain bench' }));
+      const res = await fetch(`${server.base}/messages/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ async: true, messages }) });
+      if (res.status !== 202) throw new Error(`bulk answered ${res.status}: ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, enqueue));
+}
+
+interface Drain { rate: number; sent: number; counts: Record<string, number>; serverCpu: number; machineCpu: number }
+
+/** Starts a worker as `npm start` runs it and times it draining the organizations' queued messages. */
+async function drain(server: SendServer, organizationIds: readonly string[], total: number): Promise<Drain> {
+  await server.vacuum();
+  const workerContainer = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
+  const started = performance.now();
+  const [cpu0, machine0] = [process.cpuUsage(), os.cpus()];
+  const worker = await startWorker(server.infra.boss, workerContainer.getAll(WORKER.handlers), server.logger);
+  const waiting = async () => (await Promise.all(organizationIds.map((id) => server.undelivered(id)))).reduce((a, b) => a + b, 0);
+  const deadline = started + Math.max(120_000, total * 10);
+  while (performance.now() < deadline && await waiting() > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const machineCpu = machineBusy(machine0, os.cpus());
+  await worker.stop();
+  const counts: Record<string, number> = {};
+  for (const id of organizationIds) for (const [status, n] of Object.entries(await server.statusCounts(id))) counts[status] = (counts[status] ?? 0) + n;
+  const sent = counts['SENT'] ?? 0;
+  return { rate: Math.round(sent / seconds), sent, counts, serverCpu: (cpu.user + cpu.system) / 1e6 / seconds, machineCpu };
+}
+
+/**
+ * The tenant phase: `tenants` organizations send through their own Arkesel accounts (the same fake,
+ * through VENDOR_BASE_URLS), while `noise` other organizations' own accounts are loaded too, so every
+ * message's route is resolved among many owners. Answers the senders (with their account names).
+ */
+async function tenantSenders(server: SendServer, tenants: number, noise: number): Promise<Array<{ key: string; organizationId: string; account: string }>> {
+  const providers = server.container.get(MESSAGING.providerRepository);
+  const storage = server.container.get(INFRA.storage);
+  const senders: Array<{ key: string; organizationId: string; account: string }> = [];
+  for (let t = 0; t < tenants; t++) {
+    const sender = await liveKey(server);
+    const account = `own-arkesel-${t}`;
+    await providers.create({ name: account, vendor: 'arkesel-sms', channel: 'SMS', priority: 1, active: true, countries: ['*'], settings: { senderId: 'NKRA' },
+      organizationId: sender.organizationId, platformFallback: true }, { apiKey: 'bench-arkesel-key' }, new Date());
+    senders.push({ ...sender, account });
+  }
+  for (let n = 0; n < noise; n++) {
+    const organizationId = randomUUID();
+    const now = new Date();
+    await storage.organizations.insert({ ...newOrganization(organizationId, `Noise ${n}`, now) });
+    await providers.create({ name: `noise-${n}`, vendor: 'arkesel-sms', channel: 'SMS', priority: 1, active: true, countries: ['GH'], settings: { senderId: 'NOISE' },
+      organizationId, platformFallback: true }, { apiKey: 'bench-arkesel-key' }, now);
+  }
+  await server.container.get(MESSAGING.runtime).reload();
+  return senders;
+}
+
 async function main(): Promise<void> {
   const vendor = await startSlowArkesel(settings.latencyMs);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-vendor-bench-'));
@@ -85,58 +156,49 @@ async function main(): Promise<void> {
   }] }));
   process.env['PROVIDERS_FILE'] = providersFile;
   process.env['WORKER_CONCURRENCY'] = String(settings.workerConcurrency);
+  process.env['VENDOR_BASE_URLS'] = JSON.stringify({ 'arkesel-sms': vendor.url }); // tenants' own accounts reach the same fake
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   const server = await startSendServer(await ensureBenchDatabase(serverUrl, 'nkra_bench_vendors'));
   let ok = false;
   try {
     await server.infra.boss.deleteAllJobs(QUEUES.notificationSend);
-    const { key, organizationId } = await liveKey(server);
-    console.log(`queueing ${settings.messages} live SMS (bulk API, async) ...`);
-    let next = 0;
-    const enqueue = async () => {
-      while (next < settings.messages) {
-        const from = next; next = Math.min(settings.messages, next + 100);
-        const messages = Array.from({ length: next - from }, (_, i) => ({ channel: 'SMS', to: `+23324${String(1_000_000 + from + i).padStart(7, '0')}`, body: 'Vendor drain bench' }));
-        const res = await fetch(`${server.base}/messages/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ async: true, messages }) });
-        if (res.status !== 202) throw new Error(`bulk answered ${res.status}: ${await res.text()}`);
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, enqueue));
-    await server.vacuum();
-    console.log(`draining through the fake Arkesel (${settings.latencyMs} ms per send) ...`);
-    const workerContainer = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
-    const started = performance.now();
-    const [cpu0, machine0] = [process.cpuUsage(), os.cpus()];
-    const worker = await startWorker(server.infra.boss, workerContainer.getAll(WORKER.handlers), server.logger);
-    let sent = 0;
-    const deadline = started + Math.max(120_000, settings.messages * 10);
-    while (sent < settings.messages && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      sent = settings.messages - await server.undelivered(organizationId);
-    }
-    sent = (await server.statusCounts(organizationId))['SENT'] ?? 0;
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    const machine = machineBusy(machine0, os.cpus());
-    await worker.stop();
-    const counts = await server.statusCounts(organizationId);
-    const rate = Math.round(sent / seconds);
+    const platformSender = await liveKey(server);
+    console.log(`platform phase: queueing ${settings.messages} live SMS of one tenant (bulk API, async) ...`);
+    await queue(server, [platformSender], settings.messages, 1_000_000);
+    console.log(`draining through the platform's Arkesel provider to the fake (${settings.latencyMs} ms per send) ...`);
+    const platform = await drain(server, [platformSender.organizationId], settings.messages);
+    const afterPlatform = (await vendor.stats()).accepted;
+
+    console.log(`tenant phase: ${settings.tenants} tenants with their own Arkesel accounts, ${settings.noise} other organizations' accounts loaded ...`);
+    const senders = await tenantSenders(server, settings.tenants, settings.noise);
+    const perTenant = Math.floor(settings.messages / settings.tenants);
+    await queue(server, senders, perTenant, 3_000_000);
+    const tenant = await drain(server, senders.map((s) => s.organizationId), perTenant * senders.length);
+    const [routed] = await server.infra.database.em().execute<{ own: string; total: string }[]>(
+      `select count(*) filter (where m.provider = 'own-arkesel-' || s.n)::text as own, count(*)::text as total from messages m
+       join unnest(?::text[], ?::int[]) as s (organization_id, n) on s.organization_id = m.organization_id`,
+      [senders.map((s) => s.organizationId), senders.map((_, i) => i)]);
     const fake = { ...(await vendor.stats()) };
-    const concurrencyOk = fake.maxInFlight <= settings.maxConcurrency;
+    const ratio = tenant.rate / Math.max(1, platform.rate);
+    const concurrencyOk = fake.maxInFlight <= settings.maxConcurrency * Math.max(1, settings.tenants);
     const mpsOk = settings.maxPerSecond === 0 || fake.maxPerSecond <= settings.maxPerSecond + 1; // +1: a window edge
-    const clean = sent === settings.messages && fake.accepted === settings.messages;
-    ok = rate >= TARGET && concurrencyOk && mpsOk && clean;
+    const clean = platform.sent === settings.messages && tenant.sent === perTenant * senders.length && fake.accepted === platform.sent + tenant.sent
+      && afterPlatform === platform.sent && Number(routed?.own) === tenant.sent;
+    ok = platform.rate >= TARGET && ratio >= TENANT_RATIO && concurrencyOk && mpsOk && clean;
+    const row = (name: string, d: Drain, target: string) => `| ${name} | ${d.sent.toLocaleString('en')} | ${d.rate.toLocaleString('en')} | ${target} | ${Math.round(d.serverCpu * 100)}% | ${Math.round(d.machineCpu * 100)}% |`;
     console.log('');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${new Date().toISOString()}`);
-    console.log(`command: npm run bench:vendors -- --messages=${settings.messages} --latency=${settings.latencyMs} --max-concurrency=${settings.maxConcurrency} --max-per-second=${settings.maxPerSecond} --worker-concurrency=${settings.workerConcurrency}`);
+    console.log(`command: npm run bench:vendors -- --messages=${settings.messages} --latency=${settings.latencyMs} --max-concurrency=${settings.maxConcurrency} --max-per-second=${settings.maxPerSecond} --worker-concurrency=${settings.workerConcurrency} --tenants=${settings.tenants} --noise=${settings.noise}`);
     console.log('');
-    console.log('| messages | vendor latency | drain messages/s | target | vendor max in flight (limit) | vendor max per second (limit) | vendor submissions | server CPU | machine CPU |');
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    console.log(`| ${settings.messages.toLocaleString('en')} | ${settings.latencyMs} ms | ${rate.toLocaleString('en')} | >= ${TARGET.toLocaleString('en')}${rate >= TARGET ? '' : ' MISSED'} `
-      + `| ${fake.maxInFlight} (${settings.maxConcurrency})${concurrencyOk ? '' : ' EXCEEDED'} | ${fake.maxPerSecond} (${settings.maxPerSecond || 'unlimited'})${mpsOk ? '' : ' EXCEEDED'} `
-      + `| ${fake.accepted.toLocaleString('en')} | ${Math.round(((cpu.user + cpu.system) / 1e6 / seconds) * 100)}% | ${Math.round(machine * 100)}% |`);
+    console.log('| phase | messages | drain messages/s | target | server CPU | machine CPU |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(row('platform provider (one tenant)', platform, `>= ${TARGET.toLocaleString('en')}${platform.rate >= TARGET ? '' : ' MISSED'}`));
+    console.log(row(`own accounts (${settings.tenants} tenants, ${settings.noise} more owners loaded)`, tenant, `>= ${Math.round(TENANT_RATIO * 100)}% of platform: ${Math.round(ratio * 100)}%${ratio >= TENANT_RATIO ? '' : ' MISSED'}`));
     console.log('');
-    console.log(`messages ${JSON.stringify(counts)}; ${clean ? 'every message submitted exactly once' : 'NOT CLEAN: submissions and SENT differ from the messages queued'}`);
+    console.log(`vendor: ${fake.accepted.toLocaleString('en')} submissions, max in flight ${fake.maxInFlight} (platform provider limit ${settings.maxConcurrency})${concurrencyOk ? '' : ' EXCEEDED'}, `
+      + `max per second ${fake.maxPerSecond} (${settings.maxPerSecond || 'unlimited'})${mpsOk ? '' : ' EXCEEDED'}`);
+    console.log(`platform ${JSON.stringify(platform.counts)}; tenants ${JSON.stringify(tenant.counts)}, ${routed?.own ?? 0} of ${routed?.total ?? 0} through their owner's own account`);
+    console.log(clean ? 'every message submitted exactly once, each through the right route' : 'NOT CLEAN: submissions, SENT or routes differ from the messages queued');
     console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
   } finally {
     await server.close();
