@@ -84,8 +84,8 @@ export class ApnsPushProvider implements VendorAdapter {
       'apns-push-type': 'alert', 'apns-priority': '10', 'apns-expiration': String(Math.floor(this.#now() / 1000) + EXPIRATION_SECONDS),
     };
     const token = message.to.toLowerCase();
-    let result = await this.#post(token, headers, payload, null);
-    if (result === 'expired-token') result = await this.#post(token, headers, payload, 'refresh');
+    let result = await this.#post(token, headers, payload, true);
+    if (result === 'expired-token') result = await this.#post(token, headers, payload, false);
     return result === 'expired-token' ? vendorFailure(false, 'AUTH_FAILED', `${LABEL}: provider token refused twice (HTTP 403 ExpiredProviderToken); check the server clock`) : result;
   }
 
@@ -97,7 +97,7 @@ export class ApnsPushProvider implements VendorAdapter {
   async checkHealth(): Promise<ProviderHealth> {
     const started = performance.now();
     const headers = { 'apns-push-type': 'background', 'apns-priority': '5', 'apns-expiration': '0' };
-    const result = await this.#post(PROBE_TOKEN, headers, JSON.stringify({ aps: { 'content-available': 1 } }), 'health');
+    const result = await this.#post(PROBE_TOKEN, headers, JSON.stringify({ aps: { 'content-available': 1 } }), false);
     const latencyMs = Math.round(performance.now() - started);
     if (result === 'expired-token') return unhealthy(latencyMs, `${LABEL}: provider token refused (HTTP 403 ExpiredProviderToken)`);
     if (result.accepted || result.errorCode === 'UNREGISTERED') {
@@ -111,8 +111,10 @@ export class ApnsPushProvider implements VendorAdapter {
     return this.#session.close();
   }
 
-  async #post(deviceToken: string, extra: Record<string, string>, payload: string, mode: 'refresh' | 'health' | null): Promise<ProviderResult | 'expired-token'> {
-    const jwt = await this.#providerToken(mode === 'refresh');
+  async #post(deviceToken: string, extra: Record<string, string>, payload: string, firstTry: boolean): Promise<ProviderResult | 'expired-token'> {
+    // A retry after ExpiredProviderToken finds the refused token dropped (below): it signs a new one, or takes
+    // the one a concurrent send just signed, so a burst of refusals costs one signature (Apple throttles them).
+    const jwt = await this.#providerToken();
     if (!jwt.ok) return jwt.failure;
     const call = await this.#session.request({
       ':method': 'POST', ':path': `/3/device/${deviceToken}`, authorization: `bearer ${jwt.token}`, 'apns-topic': this.#options.topic,
@@ -127,7 +129,7 @@ export class ApnsPushProvider implements VendorAdapter {
     const reason = vendorText(asString(asRecord(answer.json)['reason']), this.#secrets());
     if (answer.status === 403 && reason === 'ExpiredProviderToken') {
       if (this.#token?.value === jwt.token) this.#token = null;
-      if (mode === null) return 'expired-token';
+      if (firstTry) return 'expired-token';
     }
     return this.#failure(answer, reason);
   }
@@ -141,9 +143,9 @@ export class ApnsPushProvider implements VendorAdapter {
   }
 
   /** The cached provider token, or a newly signed one (one signature shared by concurrent callers). */
-  async #providerToken(fresh: boolean): Promise<TokenResult> {
+  async #providerToken(): Promise<TokenResult> {
     const cached = this.#token;
-    if (!fresh && cached && this.#now() - cached.signedAt < TOKEN_REUSE_MS) return { ok: true, token: cached.value };
+    if (cached && this.#now() - cached.signedAt < TOKEN_REUSE_MS) return { ok: true, token: cached.value };
     if (this.#pending) return this.#pending;
     this.#pending = this.#sign().finally(() => { this.#pending = null; });
     return this.#pending;

@@ -95,6 +95,15 @@ describe('Contract: APNs provider API adapter (HTTP/2, token auth) against a loc
     expect(new Set(fake.received.map((r) => r.jwt)).size).to.equal(2);
   });
 
+  it('signs one new provider token, not one per send, when concurrent sends all meet ExpiredProviderToken', async () => {
+    const apns = provider();
+    await apns.send(message());
+    for (const jwt of fake.acceptedJwts) fake.expiredJwts.add(jwt);
+    const results = await Promise.all([apns.send(message()), apns.send(message()), apns.send(message())]);
+    expect(results.every((r) => r.accepted)).to.equal(true);
+    expect(new Set(fake.received.map((r) => r.jwt)).size).to.equal(2);
+  });
+
   it('reports dead device tokens (410 Unregistered, 400 BadDeviceToken) as a permanent UNREGISTERED', async () => {
     fake.deadTokens.add(DEVICE_TOKEN);
     const apns = provider();
