@@ -59,6 +59,11 @@ export class FcmPushProvider implements VendorAdapter {
     this.#account = parseServiceAccount(options.credentials.serviceAccountJson);
   }
 
+  /** Only FCM registration tokens (routing sends APNs and Expo tokens to their own providers). */
+  accepts(to: string): boolean {
+    return pushTokenKind(to) === 'fcm';
+  }
+
   async send(message: OutboundMessage): Promise<ProviderResult> {
     // An APNs or Expo token is not FCM's: refused here, for good, rather than spending a vendor call on it.
     const kind = pushTokenKind(message.to);

@@ -54,6 +54,11 @@ export class GuardedProvider implements ChannelProvider {
     return this.#breaker.state === 'open' && !breakerAllows(this.#breaker, this.#now(), this.#options.breaker).allowed;
   }
 
+  /** The wrapped adapter's answer (true when it has none): routing skips providers that cannot serve a destination. */
+  accepts(to: string): boolean {
+    return this.inner.accepts?.(to) ?? true;
+  }
+
   async send(message: OutboundMessage): Promise<ProviderResult> {
     const gate = breakerAllows(this.#breaker, this.#now(), this.#options.breaker);
     this.#setBreaker(gate.next);

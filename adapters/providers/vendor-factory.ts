@@ -6,6 +6,8 @@ import { AfricasTalkingVoiceProvider } from './africas-talking-voice.ts';
 import { ArkeselSmsProvider } from './arkesel-sms.ts';
 import { TermiiSmsProvider } from './termii-sms.ts';
 import { FcmPushProvider } from './fcm-push.ts';
+import { ApnsPushProvider } from './apns-push.ts';
+import { ExpoPushProvider } from './expo-push.ts';
 import { MetaWhatsappProvider } from './meta-whatsapp.ts';
 import { SendgridEmailProvider } from './sendgrid-email.ts';
 import { SmtpEmailProvider } from './smtp-email.ts';
@@ -38,6 +40,13 @@ function optional(values: Record<string, string>, key: string): Record<string, s
 /** Optional base URL and timeout shared by the HTTP vendors. */
 function common(config: ProviderConfig, context: FactoryContext) {
   return { name: config.name, timeoutMs: context.timeoutMs, ...(config.settings['baseUrl'] ? { baseUrl: config.settings['baseUrl'] } : {}) };
+}
+
+/** APNs' `environment` setting: production (the default) or sandbox (development builds); anything else refuses to load. */
+function apnsEnvironment(config: ProviderConfig): 'production' | 'sandbox' {
+  const value = config.settings['environment'] ?? 'production';
+  if (value !== 'production' && value !== 'sandbox') throw new Error(`provider ${config.name}: setting "environment" must be "production" or "sandbox"`);
+  return value;
 }
 
 type Builder = (config: ProviderConfig, credentials: Record<string, string>, context: FactoryContext) => ChannelProvider | VendorAdapter;
@@ -82,6 +91,14 @@ export const VENDOR_BUILDERS: Record<string, Builder> = {
   }),
   'fcm-push': (config, credentials, context) => new FcmPushProvider({
     ...common(config, context), credentials: { serviceAccountJson: need(credentials, 'serviceAccountJson', config) }, ...optional(config.settings, 'defaultTitle'),
+  }),
+  'apns-push': (config, credentials, context) => new ApnsPushProvider({
+    ...common(config, context),
+    credentials: { privateKey: need(credentials, 'privateKey', config), keyId: need(credentials, 'keyId', config), teamId: need(credentials, 'teamId', config) },
+    topic: need(config.settings, 'topic', config), environment: apnsEnvironment(config), ...optional(config.settings, 'defaultTitle'),
+  }),
+  'expo-push': (config, credentials, context) => new ExpoPushProvider({
+    ...common(config, context), credentials: optional(credentials, 'accessToken'), ...optional(config.settings, 'defaultTitle'),
   }),
   'smtp-email': (config, credentials, context) => new SmtpEmailProvider({
     name: config.name, timeoutMs: context.timeoutMs, host: need(config.settings, 'host', config), from: need(config.settings, 'from', config),

@@ -7,7 +7,7 @@ import type { Channel } from './channel.ts';
  */
 export const TENANT_VENDOR_CHANNELS: Readonly<Record<string, Channel>> = {
   'arkesel-sms': 'SMS', 'hubtel-sms': 'SMS', 'mnotify-sms': 'SMS', 'termii-sms': 'SMS', 'africas-talking-sms': 'SMS', 'twilio-sms': 'SMS',
-  'meta-whatsapp': 'WHATSAPP', 'sendgrid-email': 'EMAIL', 'fcm-push': 'PUSH', 'twilio-voice': 'VOICE', 'africas-talking-voice': 'VOICE',
+  'meta-whatsapp': 'WHATSAPP', 'sendgrid-email': 'EMAIL', 'fcm-push': 'PUSH', 'apns-push': 'PUSH', 'expo-push': 'PUSH', 'twilio-voice': 'VOICE', 'africas-talking-voice': 'VOICE',
 };
 
 /** The country of a default route: used for every destination without a specific route. */

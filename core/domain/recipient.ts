@@ -43,6 +43,17 @@ export function pushTokenKind(token: string): PushTokenKind | null {
 }
 
 /**
+ * Why a message fails when providers serve its channel but none accepts its destination (errorCode
+ * NO_PROVIDER_FOR_TOKEN): names the push token's kind and the vendor that delivers to it.
+ */
+export function noProviderForDestination(channel: Channel, to: string): string {
+  const kind = channel === 'PUSH' ? pushTokenKind(to) : null;
+  if (!kind) return `No ${channel} provider configured accepts this destination`;
+  const label = kind === 'fcm' ? 'FCM' : kind === 'apns' ? 'APNs' : 'Expo';
+  return `No PUSH provider configured accepts ${label} device tokens (kind ${kind}); configure a ${kind}-push provider`;
+}
+
+/**
  * Normalizes the `to` of a send for its channel: SMS, WHATSAPP and VOICE take a phone number
  * (read with `countryCode` as the default country, see normalizePhone), EMAIL an address, PUSH a
  * device token of FCM, APNs or Expo (its kind detected). `reason` reads after the field name ("to is not a valid email address").

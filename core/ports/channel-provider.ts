@@ -25,6 +25,11 @@ export interface ChannelProvider {
   /** Set on an organization's own vendor account (docs/providers.md): the organization it belongs to. */
   readonly organizationId?: string | null;
   send(message: OutboundMessage): Promise<ProviderResult>;
+  /**
+   * Whether this provider can deliver to `to` at all (a push provider serves one kind of device token).
+   * Delivery skips providers answering false; without it, every destination of the channel is accepted.
+   */
+  accepts?(to: string): boolean;
 }
 
 /**

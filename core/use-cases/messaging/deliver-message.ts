@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.ts';
 import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
+import { noProviderForDestination } from '../../domain/recipient.ts';
 import type { ProviderDirectory, ProviderResult } from '../../ports/channel-provider.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -109,7 +110,13 @@ export class DeliverMessage {
     const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null };
     let ownAccountTried = false;
     let fallbackCharged = false;
-    for (const provider of this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId)) {
+    const candidates = this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId);
+    // A push provider serves one kind of device token: the others are skipped; none left is a permanent failure.
+    const serving = candidates.filter((provider) => provider.accepts?.(claimed.recipient) !== false);
+    if (serving.length === 0 && candidates.length > 0) {
+      tried.failures.push({ accepted: false, retryable: false, errorCode: 'NO_PROVIDER_FOR_TOKEN', errorMessage: noProviderForDestination(claimed.channel, claimed.recipient) });
+    }
+    for (const provider of serving) {
       if (provider.organizationId) ownAccountTried = true;
       else if (ownAccountTried && !fallbackCharged) {
         fallbackCharged = true;

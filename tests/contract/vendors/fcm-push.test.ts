@@ -44,11 +44,13 @@ describe('Contract: FCM HTTP v1 adapter against a local OAuth + FCM fake', () =>
     });
   });
 
-  it('refuses an APNs or Expo token for good (TOKEN_NOT_FCM) without calling FCM', async () => {
+  it('refuses an APNs or Expo token for good (TOKEN_NOT_FCM) without calling FCM, and says it accepts only FCM tokens', async () => {
     for (const to of ['740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad', 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]']) {
       const result = await provider().send(message({ to }));
       expect(result).to.include({ accepted: false, retryable: false, errorCode: 'TOKEN_NOT_FCM' });
+      expect(provider().accepts(to)).to.equal(false);
     }
+    expect(provider().accepts(DEVICE_TOKEN)).to.equal(true);
     expect(fake.received).to.have.length(0);
   });
 

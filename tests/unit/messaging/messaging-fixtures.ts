@@ -26,6 +26,8 @@ export interface PipelineOptions {
   balance?: number;
   /** Live SMS providers in failover order (default: one RecordingProvider). */
   liveSms?: RecordingProvider[];
+  /** Live PUSH providers in failover order (default: none). */
+  livePush?: ChannelProvider[];
   /** Sandbox providers (default: recording providers named 'sandbox' for SMS and EMAIL). */
   sandbox?: ChannelProvider[];
 }
@@ -47,7 +49,7 @@ export async function buildPipeline(options: PipelineOptions = {}) {
   const liveEmail = new RecordingProvider('EMAIL', 'live-email');
   const sandboxSms = new RecordingProvider('SMS', 'sandbox');
   const sandboxEmail = new RecordingProvider('EMAIL', 'sandbox');
-  const providers = new StaticProviderDirectory([...liveSms, liveEmail], options.sandbox ?? [sandboxSms, sandboxEmail]);
+  const providers = new StaticProviderDirectory([...liveSms, liveEmail, ...(options.livePush ?? [])], options.sandbox ?? [sandboxSms, sandboxEmail]);
   const deliver = new DeliverMessage({ storage: core.storage, providers, clock: core.clock, ids: core.ids, maxAttempts: options.maxAttempts ?? 3, leaseSeconds: 60 });
   const fraud: FraudLimits = { ...DEFAULT_FRAUD_LIMITS, ...options.fraud };
   const deps: SendDeps = {
