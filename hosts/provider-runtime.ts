@@ -53,8 +53,12 @@ export class ProviderRuntime {
     const adapters = new Map<string, VendorAdapter>();
     const verifyTokens: string[] = [];
     const built = new Map<string, { stamp: string; entry: RoutedEntry; adapter: VendorAdapter | null }>();
-    for (const { config, credentials } of await this.#repository.listWithCredentials()) {
+    for (const { config, credentials, credentialsError } of await this.#repository.listWithCredentials()) {
       if (!config.active) continue;
+      if (credentialsError) {
+        this.#logger.error({ provider: config.name, providerId: config.id }, `provider not loaded: ${credentialsError}`);
+        continue;
+      }
       if (config.vendor === 'meta-whatsapp' && credentials['verifyToken']) verifyTokens.push(credentials['verifyToken']);
       const stamp = config.updatedAt.toISOString();
       const previous = this.#built.get(config.id);

@@ -56,15 +56,22 @@ export class SqlProviderRepository implements ProviderRepository {
 
   async listWithCredentials(): Promise<ProviderWithCredentials[]> {
     const rows = await this.#rows('select * from providers order by channel, priority, name');
-    return rows.map((row) => ({
-      config: toConfig(row),
-      credentials: row.credentials_encrypted ? (JSON.parse(this.#cipher.decrypt(row.credentials_encrypted)) as Record<string, string>) : {},
-    }));
+    return rows.map((row) => this.#withCredentials(row));
+  }
+
+  /** The row's decrypted credentials; ones that cannot be decrypted (another ENCRYPTION_KEY) are reported, not thrown: one bad row must not stop every provider. */
+  #withCredentials(row: ProviderRow): ProviderWithCredentials {
+    if (!row.credentials_encrypted) return { config: toConfig(row), credentials: {} };
+    try {
+      return { config: toConfig(row), credentials: JSON.parse(this.#cipher.decrypt(row.credentials_encrypted)) as Record<string, string> };
+    } catch {
+      return { config: toConfig(row), credentials: {}, credentialsError: 'the stored credentials cannot be decrypted with this ENCRYPTION_KEY; set them again' };
+    }
   }
 
   async findWithCredentials(id: string): Promise<ProviderWithCredentials | null> {
     const [row] = await this.#rows('select * from providers where id = ?', [id]);
-    return row ? { config: toConfig(row), credentials: row.credentials_encrypted ? (JSON.parse(this.#cipher.decrypt(row.credentials_encrypted)) as Record<string, string>) : {} } : null;
+    return row ? this.#withCredentials(row) : null;
   }
 
   async create(config: ProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {

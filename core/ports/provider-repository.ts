@@ -9,6 +9,8 @@ export type PlatformProviderFields = Omit<ProviderFields, 'organizationId' | 'pl
 export interface ProviderWithCredentials {
   config: ProviderConfig;
   credentials: Record<string, string>;
+  /** Set when the stored credentials cannot be read (encrypted under another key): the provider is not loaded. */
+  credentialsError?: string;
 }
 
 /**

@@ -118,6 +118,8 @@ export async function startSendServer(databaseUrl: string | null): Promise<SendS
 /** Each run starts from an empty messages table and queue in `nkra_bench`, so runs compare. */
 async function resetBenchData(infra: Infrastructure): Promise<void> {
   await infra.database.em().execute('truncate messages, idempotency_keys, pgboss.job cascade');
+  // Organizations' own vendor accounts of an earlier run (bench:vendors) hold credentials encrypted under that run's key.
+  await infra.database.em().execute('delete from providers where organization_id is not null');
 }
 
 async function newSandboxKey(base: string, label: string): Promise<{ key: string; organizationId: string }> {

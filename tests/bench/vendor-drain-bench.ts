@@ -175,7 +175,7 @@ async function main(): Promise<void> {
     await queue(server, senders, perTenant, 3_000_000);
     const tenant = await drain(server, senders.map((s) => s.organizationId), perTenant * senders.length);
     const [routed] = await server.infra.database.em().execute<{ own: string; total: string }[]>(
-      `select count(*) filter (where m.provider = 'own-arkesel-' || s.n)::text as own, count(*)::text as total from messages m
+      `select count(*) filter (where m.provider = 'own-arkesel-' || s.n::text)::text as own, count(*)::text as total from messages m
        join unnest(?::text[], ?::int[]) as s (organization_id, n) on s.organization_id = m.organization_id`,
       [senders.map((s) => s.organizationId), senders.map((_, i) => i)]);
     const fake = { ...(await vendor.stats()) };
