@@ -9,6 +9,9 @@ import type { PricingRepository } from '../core/ports/pricing-repository.ts';
 import { DeliverMessage } from '../core/use-cases/messaging/deliver-message.ts';
 import type { OwnAccountPricing } from '../core/use-cases/messaging/accept-messages.ts';
 import { costPreview } from '../core/domain/pricing.ts';
+import { AcceptCoalescer } from '../core/use-cases/messaging/accept-coalescer.ts';
+import type { VerifyDeps } from '../core/use-cases/verify/verify-support.ts';
+import { HmacPasscodes } from '../adapters/security/hmac-passcodes.ts';
 import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
 import { ApplyDeliveryReport } from '../core/use-cases/messaging/apply-delivery-report.ts';
 import type { FraudLimits } from '../core/use-cases/messaging/send-context.ts';
@@ -26,6 +29,8 @@ export const MESSAGING = {
   pricing: token<PricingRepository>('messaging.Pricing'),
   deliverMessage: token<DeliverMessage>('messaging.DeliverMessage'),
   ownAccountPricing: token<OwnAccountPricing | undefined>('messaging.OwnAccountPricing'),
+  /** What the Verify use cases share (docs/verify.md), with their own group commit of passcode sends. */
+  verifyDeps: token<VerifyDeps>('messaging.VerifyDeps'),
   checkProviderHealth: token<CheckProviderHealth>('messaging.CheckProviderHealth'),
   applyDeliveryReport: token<ApplyDeliveryReport>('messaging.ApplyDeliveryReport'),
   fraudLimits: token<FraudLimits>('messaging.FraudLimits'),
@@ -67,6 +72,10 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     const { ownsRoute } = providers;
     return ownsRoute ? { routes: { ownsRoute: ownsRoute.bind(providers) }, fee: config.ownAccountFee } : undefined;
   }, [MESSAGING.providers]).inSingletonScope();
+  container.bind(MESSAGING.verifyDeps).toResolvedValue((storage, pricing, clock, ids, rateLimiter, fraud, ownAccounts) => ({
+    storage, pricing, clock, ids, rateLimiter, passcodes: new HmacPasscodes(config.encryptionKey),
+    coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts }),
+  }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock, ids, webhooks, pricing) => new DeliverMessage({
       storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,

@@ -12,6 +12,7 @@ import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
 import { InMemorySessionRevocationRepository } from './in-memory-session-revocation-repository.ts';
 import { InMemorySenderIdRepository } from './in-memory-sender-id-repository.ts';
+import { InMemoryVerificationRepository } from './in-memory-verification-repository.ts';
 import { InMemoryMessageRepository } from './in-memory-message-repository.ts';
 import { InMemoryMessageStatusRepository } from './in-memory-message-status-repository.ts';
 import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
@@ -47,7 +48,7 @@ export class InMemoryStorage implements Storage {
   readonly platformReports;
   readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
-  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds;
+  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ids: IdGenerator) {
@@ -82,6 +83,7 @@ export class InMemoryStorage implements Storage {
     this.segments = new InMemorySegmentRepository(this.state);
     this.campaigns = new InMemoryCampaignRepository(this.state);
     this.senderIds = new InMemorySenderIdRepository(this.state);
+    this.verifications = new InMemoryVerificationRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -21,6 +21,7 @@ import type { Segment } from '../../core/domain/segment.ts';
 import type { Campaign } from '../../core/domain/campaign.ts';
 import type { CampaignRecipient } from '../../core/ports/campaign-repository.ts';
 import type { SenderId } from '../../core/domain/sender-id.ts';
+import type { Verification, VerifySettings } from '../../core/domain/verification.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -42,6 +43,8 @@ export class MemoryState {
   templates = new Map<string, Template>();
   approvals = new Map<string, ApprovalRequest>();
   senderIds = new Map<string, SenderId>();
+  verifications = new Map<string, Verification>();
+  verifySettings = new Map<string, VerifySettings>();
   pricingRules: PricingRule[] = [];
   idempotency = new Map<string, { requestHash: string; messageIds: string[]; expiresAt: Date }>();
   /** Revoked session token ids -> when the token would expire. */

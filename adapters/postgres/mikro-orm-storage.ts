@@ -18,6 +18,7 @@ import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
 import { SqlSenderIdRepository } from './sql-sender-id-repository.ts';
+import { SqlVerificationRepository } from './sql-verification-repository.ts';
 import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
@@ -76,6 +77,7 @@ export class MikroOrmStorage implements Storage {
   get contactImports() { return new SqlContactImportRepository(this.#database.em()); }
   get segments() { return new SqlSegmentRepository(this.#database.em()); }
   get senderIds() { return new SqlSenderIdRepository(this.#database.em()); }
+  get verifications() { return new SqlVerificationRepository(this.#database.em()); }
   get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -114,6 +116,7 @@ export class MikroOrmStorage implements Storage {
       contactImports: new SqlContactImportRepository(em),
       segments: new SqlSegmentRepository(em),
       senderIds: new SqlSenderIdRepository(em),
+      verifications: new SqlVerificationRepository(em),
       campaigns: new SqlCampaignRepository(em),
     };
   }

@@ -26,7 +26,7 @@ export const API_KEY_PREFIX_LENGTH = 12;
  * nothing beyond those routes.
  */
 export const API_KEY_SCOPES = [
-  'messages:send', 'messages:read', 'events:read', 'events:trigger',
+  'messages:send', 'messages:read', 'events:read', 'events:trigger', 'verify:send',
   'contacts:read', 'contacts:write', 'templates:read', 'delivery-logs:read',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

@@ -28,6 +28,7 @@ export const PERMISSIONS = [
   'providers:read',
   'senders:read', 'senders:write',
   'vendor-accounts:read', 'vendor-accounts:write',
+  'verify:read', 'verify:send', 'verify:settings',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -36,10 +37,10 @@ const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(':read'));
 const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
   TENANT_OWNER: PERMISSIONS,
   TENANT_ADMIN: PERMISSIONS,
-  CAMPAIGN_MANAGER: [...READ_ALL, 'messages:send', 'templates:write', 'events:write', 'events:trigger', 'contacts:write',
+  CAMPAIGN_MANAGER: [...READ_ALL, 'messages:send', 'verify:send', 'templates:write', 'events:write', 'events:trigger', 'contacts:write',
     'segments:write', 'campaigns:write', 'campaigns:send'],
   COMPLIANCE_REVIEWER: [...READ_ALL, 'compliance:write'],
-  DEVELOPER: [...READ_ALL, 'api-keys:write', 'messages:send', 'templates:write', 'events:write', 'events:trigger', 'webhooks:write'],
+  DEVELOPER: [...READ_ALL, 'api-keys:write', 'messages:send', 'verify:send', 'templates:write', 'events:write', 'events:trigger', 'webhooks:write'],
   VIEWER: READ_ALL,
 };
 

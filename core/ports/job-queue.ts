@@ -18,6 +18,8 @@ export const QUEUES = {
   monthlyStatements: 'monthly-statements',
   /** Next step of an event trigger after its message failed (fallback channel or retry), core/use-cases/events/trigger-steps.ts. */
   triggerFallback: 'trigger-fallback',
+  /** A multi-channel verification's next channel when its passcode was not delivered in time (core/use-cases/verify/advance-verification.ts). */
+  verifyFallback: 'verify-fallback',
   /** CSV contact imports: `{ importId }` (core/use-cases/contacts/process-contact-import.ts). */
   contactImport: 'contact-import',
   /** Campaign start and fan-out batches: `{ campaignId, organizationId }` (core/use-cases/campaigns/run-campaign.ts). */

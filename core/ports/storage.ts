@@ -29,6 +29,7 @@ import type { ContactImportRepository } from './contact-import-repository.ts';
 import type { SegmentRepository } from './segment-repository.ts';
 import type { CampaignRepository } from './campaign-repository.ts';
 import type { SenderIdRepository } from './sender-id-repository.ts';
+import type { VerificationRepository } from './verification-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -63,6 +64,7 @@ export interface Repositories {
   segments: SegmentRepository;
   campaigns: CampaignRepository;
   senderIds: SenderIdRepository;
+  verifications: VerificationRepository;
 }
 
 /**

@@ -13,6 +13,7 @@ import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindSendersModule } from './modules/senders-module.ts';
 import { bindVendorAccountsModule } from './modules/vendor-accounts-module.ts';
+import { bindVerifyModule } from './modules/verify-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
@@ -48,6 +49,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindApiKeysModule,
   bindSendersModule,
   bindVendorAccountsModule,
+  bindVerifyModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindWebhooksModule,

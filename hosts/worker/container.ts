@@ -23,6 +23,8 @@ import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balan
 import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-handlers.ts';
 import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
 import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
+import { verifyFallbackHandler } from './verify-fallback-handler.ts';
+import { AdvanceVerification } from '../../core/use-cases/verify/advance-verification.ts';
 import { CsvParseReader } from '../../adapters/csv/csv-parse-reader.ts';
 import { ProcessContactImport } from '../../core/use-cases/contacts/process-contact-import.ts';
 import { contactImportHandler } from './contact-import-handler.ts';
@@ -84,6 +86,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
       new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
       config.workerConcurrency),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
+  container.bind(WORKER.handlers).toResolvedValue((deps) => verifyFallbackHandler(new AdvanceVerification(deps), config.workerConcurrency), [MESSAGING.verifyDeps]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
   container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud }), logger),

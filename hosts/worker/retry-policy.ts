@@ -45,4 +45,9 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   SENDER_ID_EXISTS: 'fail',
   LIMIT_REACHED: 'fail',
   VENDOR_NOT_SUPPORTED: 'fail',
+  VERIFY_COUNTRY_NOT_ALLOWED: 'fail',
+  VERIFY_RATE_LIMITED: 'fail',
+  VERIFY_PREFIX_BLOCKED: 'fail',
+  VERIFY_RESEND_COOLDOWN: 'fail',
+  VERIFY_MAX_SENDS: 'fail',
 };

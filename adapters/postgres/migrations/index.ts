@@ -16,6 +16,7 @@ import { contactAttributes } from './0016-contact-attributes.ts';
 import { tenantAccountsSenderIds } from './0017-tenant-accounts-sender-ids.ts';
 import { providerMetricsIndexes } from './0018-provider-metrics-indexes.ts';
 import type { Migration } from './migration.ts';
+import { verify } from './0019-verify.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify];

@@ -18,6 +18,8 @@ const SAMPLES: Record<OutboundEventKind, Record<string, unknown>> = {
   },
   'contact.opted_out': { contactId: 'test-contact', phone: '+233240000000', email: null },
   'campaign.completed': { campaignId: 'test-campaign', name: 'Test campaign' },
+  'verification.approved': { id: 'test-verification', to: '+233240000000', channel: 'SMS', status: 'APPROVED' },
+  'verification.failed': { id: 'test-verification', to: '+233240000000', channel: 'SMS', status: 'MAX_ATTEMPTS' },
 };
 
 /**

@@ -13,7 +13,7 @@ export function errorEnvelope(): Koa.Middleware {
         ctx.state['log']?.error({ err: caught }, 'unexpected error');
       }
       ctx.status = HTTP_STATUS_BY_CODE[error.code];
-      if (error.code === 'RATE_LIMITED' && typeof error.details['retryAfterSeconds'] === 'number') {
+      if (HTTP_STATUS_BY_CODE[error.code] === 429 && typeof error.details['retryAfterSeconds'] === 'number') {
         ctx.set('Retry-After', String(error.details['retryAfterSeconds']));
       }
       if (error.code === 'METHOD_NOT_ALLOWED' && Array.isArray(error.details['allow'])) {

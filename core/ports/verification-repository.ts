@@ -1,0 +1,41 @@
+import type { Verification, VerificationSend, VerificationStatus, VerifyChannel, VerifySettings } from '../domain/verification.ts';
+
+/** Starts and approvals of one group (a channel, a country, an hour) for Verify analytics. */
+export interface VerifyConversionRow { channel: VerifyChannel; country: string | null; hour: Date; starts: number; approvals: number }
+
+/**
+ * Verifications (docs/verify.md), tenant-scoped. The conditional updates are what make the attempt
+ * limits hold under concurrency: a check is counted only while the verification is PENDING, unexpired
+ * and under the limit; an approval happens once; a send is recorded only on the send count it read.
+ */
+export interface VerificationRepository {
+  /** A verification with an idempotencyKey its organization already used is AppError CONFLICT. */
+  insert(v: Verification): Promise<void>;
+  findByIdempotencyKey(organizationId: string, key: string): Promise<Verification | null>;
+  /** Removes a verification whose first send could not be accepted (nothing was sent). */
+  remove(organizationId: string, id: string): Promise<void>;
+  findById(organizationId: string, id: string): Promise<Verification | null>;
+  /** The newest PENDING verification of a recipient, or null. */
+  findLatestPending(organizationId: string, recipient: string): Promise<Verification | null>;
+  /** Every PENDING verification of the recipient but `exceptId` becomes CANCELED (superseded); answers how many. */
+  supersede(organizationId: string, recipient: string, exceptId: string, now: Date): Promise<number>;
+  /** Counts one check: only while PENDING, unexpired at `now` and under `maxAttempts`; null otherwise (nothing counted). */
+  countCheck(organizationId: string, id: string, maxAttempts: number, now: Date): Promise<Verification | null>;
+  /** PENDING -> APPROVED, once: null when it was not PENDING any more. */
+  approve(organizationId: string, id: string, now: Date): Promise<Verification | null>;
+  /** Moves the status when it is one of `from`; null otherwise. */
+  setStatus(organizationId: string, id: string, from: readonly VerificationStatus[], to: VerificationStatus, now: Date): Promise<Verification | null>;
+  /**
+   * Records a send and its new code while the verification is PENDING and still has `expectedSendAttempts`
+   * sends (two concurrent resends cannot both pass); null otherwise.
+   */
+  recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, codeHash: string, channelIndex: number, now: Date): Promise<Verification | null>;
+  /** Newest first, at most `limit`; only `status` when given (PENDING means stored PENDING, expired or not). */
+  list(organizationId: string, limit: number, status?: VerificationStatus): Promise<Verification[]>;
+  /** Starts and approvals of a prefix since `since` (SMS-pumping statistics). */
+  prefixStats(organizationId: string, prefix: string, since: Date): Promise<{ starts: number; approvals: number }>;
+  /** Starts and approvals by first channel, country and hour since `since`, at most `limit` rows. */
+  conversion(organizationId: string, since: Date, limit: number): Promise<VerifyConversionRow[]>;
+  settings(organizationId: string): Promise<VerifySettings | null>;
+  saveSettings(organizationId: string, settings: VerifySettings, now: Date): Promise<void>;
+}

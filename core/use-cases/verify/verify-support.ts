@@ -1,0 +1,70 @@
+import { AppError } from '../../errors.ts';
+import { DEFAULT_VERIFY_SETTINGS, passcodeText, verificationView, type Verification, type VerifySettings } from '../../domain/verification.ts';
+import type { Message } from '../../domain/message.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { IdGenerator } from '../../ports/id-generator.ts';
+import type { Passcodes } from '../../ports/passcodes.ts';
+import type { PricingRepository } from '../../ports/pricing-repository.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.ts';
+import type { Repositories, Storage } from '../../ports/storage.ts';
+import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+import type { AcceptCoalescer } from '../messaging/accept-coalescer.ts';
+import { prepareMessage } from '../messaging/message-preparation.ts';
+import type { SendContext } from '../messaging/send-context.ts';
+import { QUEUES } from '../../ports/job-queue.ts';
+
+export interface VerifyDeps {
+  storage: Storage;
+  pricing: PricingRepository;
+  clock: Clock;
+  ids: IdGenerator;
+  passcodes: Passcodes;
+  rateLimiter: RateLimiter;
+  /** The group commit every send goes through (the same as POST /messages/send's). */
+  coalescer: AcceptCoalescer;
+}
+
+export async function settingsOf(storage: Pick<Repositories, 'verifications'>, organizationId: string): Promise<VerifySettings> {
+  return { ...DEFAULT_VERIFY_SETTINGS, ...(await storage.verifications.settings(organizationId)) };
+}
+
+/**
+ * One passcode message through the send pipeline (priced, screened, charged once, queued for the
+ * worker), on channel `channels[channelIndex]`, carrying `code`. Answers the accepted message (QUEUED,
+ * or REJECTED by the fraud screens: then nothing was charged).
+ */
+export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<Verification, 'recipient' | 'country' | 'channels' | 'locale' | 'template' | 'expiresAt'>,
+  channelIndex: number, code: string): Promise<Message> {
+  const channel = v.channels[channelIndex]!;
+  const minutes = Math.max(1, Math.round((v.expiresAt.getTime() - deps.clock.now().getTime()) / 60_000));
+  const body = passcodeText(channel, code, v.locale, minutes, v.template);
+  const prepared = prepareMessage({ channel, to: v.recipient, body, countryCode: v.country ?? 'GH', ...(channel === 'EMAIL' ? { subject: `Your verification code: ${code}` } : {}) },
+    null, await deps.pricing.listActive());
+  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null });
+  return accepted.messages[0]!;
+}
+
+/** verification.approved / verification.failed, recorded for webhook endpoints (outbox). */
+export async function publishVerificationEvent(deps: Pick<VerifyDeps, 'storage' | 'ids' | 'clock'>, v: Verification, kind: 'verification.approved' | 'verification.failed'): Promise<void> {
+  const now = deps.clock.now();
+  await deps.storage.transaction((tx) => publishOutboundEvent(tx, { id: deps.ids.next(), organizationId: v.organizationId, kind, data: verificationView(v, now), occurredAt: now }));
+}
+
+/** The verification of the organization, or NOT_FOUND. */
+export async function ownVerification(storage: Pick<Repositories, 'verifications'>, organizationId: string, id: string): Promise<Verification> {
+  const v = await storage.verifications.findById(organizationId, id);
+  if (!v) throw new AppError('NOT_FOUND', 'Verification not found');
+  return v;
+}
+
+/** Schedules the fallback check of a multi-channel verification after `fallbackAfterSeconds`. */
+export async function scheduleFallback(storage: Pick<Repositories, 'jobs'>, v: Pick<Verification, 'id' | 'organizationId' | 'channels' | 'channelIndex' | 'fallbackAfterSeconds'>, sendAttempts: number): Promise<void> {
+  if (v.channelIndex + 1 >= v.channels.length) return;
+  await storage.jobs.enqueue(QUEUES.verifyFallback, { organizationId: v.organizationId, verificationId: v.id, sendAttempts }, { startAfterSeconds: v.fallbackAfterSeconds });
+}
+
+/** The delivery statuses of a verification's messages, for its view. */
+export async function sendStatuses(storage: Pick<Repositories, 'messages'>, v: Verification): Promise<Map<string, string>> {
+  if (v.sends.length === 0) return new Map();
+  return new Map((await storage.messages.findManyByIds(v.organizationId, v.sends.map((s) => s.messageId))).map((m) => [m.id, m.status]));
+}

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { HmacPasscodes } from '../../../adapters/security/hmac-passcodes.ts';
+import { newOrganization } from '../../../core/domain/organization.ts';
+import { passcodeText } from '../../../core/domain/verification.ts';
+import { QUEUES } from '../../../core/ports/job-queue.ts';
+import { AcceptCoalescer } from '../../../core/use-cases/messaging/accept-coalescer.ts';
+import { DEFAULT_FRAUD_LIMITS, type SendContext } from '../../../core/use-cases/messaging/send-context.ts';
+import { AdvanceVerification } from '../../../core/use-cases/verify/advance-verification.ts';
+import { CheckVerification } from '../../../core/use-cases/verify/check-verification.ts';
+import { ResendVerification } from '../../../core/use-cases/verify/resend-verification.ts';
+import { StartVerification } from '../../../core/use-cases/verify/start-verification.ts';
+import type { VerifyDeps } from '../../../core/use-cases/verify/verify-support.ts';
+import { buildCore } from '../../support/build-core.ts';
+
+async function verifyKit() {
+  const core = buildCore();
+  const now = core.clock.now();
+  const organizationId = core.ids.next();
+  await core.storage.organizations.insert(newOrganization(organizationId, 'Momo Pay', now));
+  await core.storage.wallets.create(organizationId, now);
+  await core.storage.wallets.update(organizationId, () => ({ amount: 100_000, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
+  const deps: VerifyDeps = {
+    storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('unit-test-key'),
+    coalescer: new AcceptCoalescer({ storage: core.storage, clock: core.clock, ids: core.ids, fraud: DEFAULT_FRAUD_LIMITS }),
+  };
+  const ctx: SendContext = { organizationId, userId: null, apiKeyId: 'key', isSandbox: false };
+  const codeOf = async (messageId: string) => /(\d{4,10})/.exec((await core.storage.messages.findById(organizationId, messageId))!.body)![1]!;
+  return { core, deps, ctx, organizationId, codeOf, start: new StartVerification(deps), check: new CheckVerification(deps), resend: new ResendVerification(deps), advance: new AdvanceVerification(deps) };
+}
+
+describe('Verify use cases (in memory, fixed clock)', () => {
+  it('generates codes of the asked length from digits only, and matches only the right code of the right verification', () => {
+    const passcodes = new HmacPasscodes('k');
+    for (const length of [4, 6, 10]) expect(passcodes.generate(length)).to.match(new RegExp(`^\\d{${length}}$`));
+    const hash = passcodes.hash('v1', '123456');
+    expect(passcodes.matches(hash, 'v1', '123456')).to.equal(true);
+    expect(passcodes.matches(hash, 'v1', '123457')).to.equal(false);
+    expect(passcodes.matches(hash, 'v2', '123456')).to.equal(false);
+    expect(new HmacPasscodes('other').matches(hash, 'v1', '123456')).to.equal(false);
+  });
+
+  it('reads a voice code digit by digit, twice, and fills a custom template', () => {
+    expect(passcodeText('VOICE', '4821', 'en', 10, null)).to.equal('Your verification code is: 4. 8. 2. 1. Again: 4. 8. 2. 1.');
+    expect(passcodeText('SMS', '4821', 'en', 10, 'Code {{code}}, valid {{minutes}} min')).to.equal('Code 4821, valid 10 min');
+    expect(passcodeText('SMS', '4821', 'fr', 5, null)).to.include('4821').and.include('5 minutes');
+  });
+
+  it('resends a new code after the cooldown (the old one stops working), at most 5 sends', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    const firstCode = await kit.codeOf(verification.sends[0]!.messageId);
+    for (let i = 2; i <= 5; i++) {
+      kit.core.clock.advance(31_000);
+      const resent = await kit.resend.execute(kit.ctx, verification.id, {});
+      expect(resent.sendAttempts).to.equal(i);
+    }
+    kit.core.clock.advance(31_000);
+    expect(await kit.resend.execute(kit.ctx, verification.id, {}).then(() => null, (e: { code: string }) => e.code)).to.equal('VERIFY_MAX_SENDS');
+    const stored = (await kit.core.storage.verifications.findById(kit.organizationId, verification.id))!;
+    const lastCode = await kit.codeOf(stored.sends.at(-1)!.messageId);
+    if (lastCode !== firstCode) expect((await kit.check.execute(kit.ctx, { id: verification.id, code: firstCode })).valid).to.equal(false);
+    expect((await kit.check.execute(kit.ctx, { id: verification.id, code: lastCode })).valid).to.equal(true);
+  });
+
+  it('falls back to the next channel with a new code when the passcode is not delivered in time, and never twice for one send', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', channels: ['WHATSAPP', 'SMS'], fallbackAfterSeconds: 45 });
+    const job = kit.core.storage.state.jobs.find((j) => j.queue === QUEUES.verifyFallback);
+    expect(job).to.deep.include({ startAfterSeconds: 45 });
+    kit.core.clock.advance(45_000);
+    await kit.advance.execute(job!.data as { organizationId: string; verificationId: string; sendAttempts: number });
+    await kit.advance.execute(job!.data as { organizationId: string; verificationId: string; sendAttempts: number }); // a repeated job changes nothing
+    const stored = (await kit.core.storage.verifications.findById(kit.organizationId, verification.id))!;
+    expect(stored.sends.map((s) => s.channel)).to.deep.equal(['WHATSAPP', 'SMS']);
+    expect(stored.channelIndex).to.equal(1);
+    const smsCode = await kit.codeOf(stored.sends[1]!.messageId);
+    expect((await kit.check.execute(kit.ctx, { id: verification.id, code: smsCode })).status).to.equal('APPROVED');
+  });
+
+  it('expires: a check after expiresAt answers EXPIRED and announces verification.failed once', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', expiresInSeconds: 60 });
+    const code = await kit.codeOf(verification.sends[0]!.messageId);
+    kit.core.clock.advance(60_001);
+    expect(await kit.check.execute(kit.ctx, { id: verification.id, code })).to.deep.include({ valid: false, status: 'EXPIRED' });
+    expect(await kit.check.execute(kit.ctx, { id: verification.id, code })).to.deep.include({ valid: false, status: 'EXPIRED' });
+    const events = await kit.core.storage.outboundEvents.listRecent(kit.organizationId, 10);
+    expect(events.filter((e) => e.kind === 'verification.failed')).to.have.length(1);
+  });
+
+  it('refuses mixing EMAIL with phone channels and a template without {{code}}', async () => {
+    const kit = await verifyKit();
+    const mixed = await kit.start.execute(kit.ctx, { to: 'ama@example.com', channels: ['EMAIL', 'SMS'] }).catch((e: { code: string }) => e);
+    expect(mixed).to.include({ code: 'VALIDATION_ERROR' });
+    const noCode = await kit.start.execute(kit.ctx, { to: '0241234567', template: 'Hello' }).catch((e: { code: string }) => e);
+    expect(noCode).to.include({ code: 'VALIDATION_ERROR' });
+    const email = await kit.start.execute(kit.ctx, { to: 'Ama@Example.com', channel: 'EMAIL' });
+    expect(email.verification).to.include({ to: 'Ama@example.com', country: null, channel: 'EMAIL' });
+  });
+});
