@@ -1,0 +1,4 @@
+import { describeVerificationRepositoryContract } from './verification-repository.contract.ts';
+import { storageImplementations } from './storage-implementations.ts';
+
+for (const implementation of await storageImplementations()) describeVerificationRepositoryContract(implementation.name, implementation.make);
