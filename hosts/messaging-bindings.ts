@@ -11,6 +11,8 @@ import type { OwnAccountPricing } from '../core/use-cases/messaging/accept-messa
 import { costPreview } from '../core/domain/pricing.ts';
 import { AcceptCoalescer } from '../core/use-cases/messaging/accept-coalescer.ts';
 import type { VerifyDeps } from '../core/use-cases/verify/verify-support.ts';
+import { CheckCounter } from '../core/use-cases/verify/check-counter.ts';
+import { MAX_CHECK_ATTEMPTS } from '../core/domain/verification.ts';
 import { HmacPasscodes } from '../adapters/security/hmac-passcodes.ts';
 import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
 import { ApplyDeliveryReport } from '../core/use-cases/messaging/apply-delivery-report.ts';
@@ -75,6 +77,7 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.verifyDeps).toResolvedValue((storage, pricing, clock, ids, rateLimiter, fraud, ownAccounts) => ({
     storage, pricing, clock, ids, rateLimiter, passcodes: new HmacPasscodes(config.encryptionKey),
     coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts }),
+    checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock, ids, webhooks, pricing) => new DeliverMessage({

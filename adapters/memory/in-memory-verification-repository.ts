@@ -44,6 +44,15 @@ export class InMemoryVerificationRepository implements VerificationRepository {
     return copy(v);
   }
 
+  async countChecks(targets: ReadonlyArray<{ organizationId: string; id: string }>, maxAttempts: number, now: Date): Promise<Verification[]> {
+    const counted: Verification[] = [];
+    for (const t of targets) {
+      const v = await this.countCheck(t.organizationId, t.id, maxAttempts, now);
+      if (v) counted.push(v);
+    }
+    return counted;
+  }
+
   async approve(organizationId: string, id: string, now: Date): Promise<Verification | null> {
     const v = this.#own(organizationId, id);
     if (!v || v.status !== 'PENDING') return null;

@@ -58,6 +58,14 @@ export class SqlVerificationRepository implements VerificationRepository {
     [organizationId, id, maxAttempts, now], { prepare: true }));
   }
 
+  async countChecks(targets: ReadonlyArray<{ organizationId: string; id: string }>, maxAttempts: number, now: Date): Promise<Verification[]> {
+    if (targets.length === 0) return [];
+    return (await sqlRows<Row>(this.#em, `update verifications v set check_attempts = v.check_attempts + 1, updated_at = $4
+      from unnest($1::text[], $2::text[]) as t (organization_id, id)
+      where v.organization_id = t.organization_id and v.id = t.id and v.status = 'PENDING' and v.check_attempts < $3 and v.expires_at > $4 returning v.*`,
+    [targets.map((t) => t.organizationId), targets.map((t) => t.id), maxAttempts, now])).map(toVerification);
+  }
+
   async approve(organizationId: string, id: string, now: Date): Promise<Verification | null> {
     return one(await sqlRows<Row>(this.#em, `update verifications set status = 'APPROVED', approved_at = $3, updated_at = $3
       where organization_id = $1 and id = $2 and status = 'PENDING' returning *`, [organizationId, id, now], { prepare: true }));

@@ -21,6 +21,8 @@ export interface VerificationRepository {
   supersede(organizationId: string, recipient: string, exceptId: string, now: Date): Promise<number>;
   /** Counts one check: only while PENDING, unexpired at `now` and under `maxAttempts`; null otherwise (nothing counted). */
   countCheck(organizationId: string, id: string, maxAttempts: number, now: Date): Promise<Verification | null>;
+  /** `countCheck` for several distinct verifications in one statement (group commit of checks): the ones counted. */
+  countChecks(targets: ReadonlyArray<{ organizationId: string; id: string }>, maxAttempts: number, now: Date): Promise<Verification[]>;
   /** PENDING -> APPROVED, once: null when it was not PENDING any more. */
   approve(organizationId: string, id: string, now: Date): Promise<Verification | null>;
   /** Moves the status when it is one of `from`; null otherwise. */

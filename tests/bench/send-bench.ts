@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { startBareKoa } from './bench-targets.ts';
-import { benchRecipient, type SendLoadKind, type SendLoadMessage, type SendLoadOptions, type SendLoadResult } from './send-load-generator.ts';
-import { ensureBenchDatabase, machineBusy, measureDrain, startSendServer, type DrainResult } from './send-server.ts';
+import { benchRecipient, type SendLoadKind, type SendLoadResult } from './send-load-generator.ts';
+import { generate, type Generate } from './send-load-runner.ts';
+import { ensureBenchDatabase, measureDrain, startSendServer, type DrainResult } from './send-server.ts';
 import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { newTenant, startBenchService, type BenchService, type BenchTenant } from './send-service.ts';
 
@@ -73,29 +72,6 @@ function settings(): Settings {
     embedded: process.argv.includes('--embedded') || process.env['BENCH_EMBEDDED'] === '1',
     sampleActivity: process.argv.includes('--sample-activity'),
   };
-}
-
-type Generate = Omit<SendLoadOptions, 'connections' | 'durationSeconds' | 'warmupSeconds'>;
-
-/**
- * Forks the load generator and waits for its figures; CPU over the measured window of the server (the
- * service's child process when given, else this process) and of the whole machine.
- */
-function generate(options: Generate, s: Settings, service?: BenchService): Promise<{ load: SendLoadResult; serverCpu: number; machineCpu: number }> {
-  const full: SendLoadOptions = { ...options, connections: s.connections, durationSeconds: s.durationSeconds, warmupSeconds: s.warmupSeconds };
-  const cpuNow = () => (service ? service.cpuSeconds() : (({ user, system }) => (user + system) / 1e6)(process.cpuUsage()));
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./send-load-generator.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let cpuAtStart = cpuNow();
-    let machineAtStart = os.cpus();
-    child.on('message', (message: SendLoadMessage) => {
-      if (message.type === 'measuring') { cpuAtStart = cpuNow(); machineAtStart = os.cpus(); return; }
-      resolve({ load: message.result, serverCpu: (cpuNow() - cpuAtStart) / s.durationSeconds, machineCpu: machineBusy(machineAtStart, os.cpus()) });
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => { if (code !== 0) reject(new Error(`load generator exited with ${code}`)); });
-    child.send(full);
-  });
 }
 
 /** Where a tenant's recipients start; the velocity screen counts per organization, and every phase has tenants of its own. */

@@ -8,7 +8,7 @@ import type { LoadResult } from './load-generator.ts';
  * recipient (+23324 followed by 7 digits, counting up from `recipientBase`), so no recipient is
  * screened twice. `get` sends the bare GET of the hello-world reference instead.
  */
-export type SendLoadKind = 'get' | 'single' | 'bulk';
+export type SendLoadKind = 'get' | 'single' | 'bulk' | 'verify-start' | 'verify-check';
 
 export interface SendLoadOptions {
   url: string;
@@ -31,6 +31,10 @@ export interface SendLoadOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** verify-check: the verifications to check, round-robin (a wrong 10-digit code, so each check is counted and compared). */
+  checkIds?: string[];
+  /** Keep the `id` of every expected answer (verify-start), at most 50,000. */
+  collectIds?: boolean;
 }
 
 export interface SendLoadResult extends LoadResult {
@@ -38,6 +42,8 @@ export interface SendLoadResult extends LoadResult {
   acceptedTotal: number;
   /** The first unexpected answer, to show what went wrong. */
   firstUnexpected: string | null;
+  /** With `collectIds`: the ids answered. */
+  ids: string[];
 }
 
 export type SendLoadMessage = { type: 'measuring' } | { type: 'result'; result: SendLoadResult };
@@ -57,6 +63,8 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
   const key = () => (options.idempotency ? { idempotencyKey: `bench-${runId}-${keys++}` } : {});
   const body = (): string | null => {
     if (options.kind === 'get') return null;
+    if (options.kind === 'verify-start') return JSON.stringify({ to: benchRecipient(next++), ...key() });
+    if (options.kind === 'verify-check') { const ids = options.checkIds ?? []; return JSON.stringify({ id: ids[next++ % Math.max(1, ids.length)], code: '0000000000' }); }
     if (options.kind === 'single') return JSON.stringify({ channel: 'SMS', to: benchRecipient(next++), body: BODY, async: options.async, ...key() });
     const messages = Array.from({ length: options.bulkSize }, () => ({ channel: 'SMS', to: benchRecipient(next++), body: BODY }));
     return JSON.stringify({ async: options.async, messages, ...key() });
@@ -81,6 +89,7 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
   let errors = 0;
   let acceptedTotal = 0;
   let firstUnexpected: string | null = null;
+  const collected: string[] = [];
   let measuring = false;
   const measureFrom = performance.now() + options.warmupSeconds * 1000;
   const stopAt = measureFrom + options.durationSeconds * 1000;
@@ -101,6 +110,7 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
         const answer = await request(credentials);
         const ok = expected(answer);
         if (ok) acceptedTotal += 1;
+        if (ok && options.collectIds && collected.length < 50_000) collected.push((JSON.parse(answer.text) as { data: { id: string } }).data.id);
         else firstUnexpected ??= `${answer.status} ${answer.text.slice(0, 300)}`;
         if (!counted) continue;
         latencies.push(performance.now() - started);
@@ -122,7 +132,7 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
     requestsPerSecond: Math.round(latencies.length / options.durationSeconds),
     latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(latencies.at(-1) ?? NaN) },
     clientCpu: round((cpu.user + cpu.system) / 1e6 / options.durationSeconds),
-    acceptedTotal, firstUnexpected,
+    acceptedTotal, firstUnexpected, ids: collected,
   };
 }
 

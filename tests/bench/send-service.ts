@@ -122,7 +122,7 @@ export async function newTenant(base: string, label: string, topUpGhs: number): 
   const registered = await call('POST', '/auth/register', { email, password: 'bench-passphrase-123', firstName: 'Bench', lastName: 'Mark', organizationName: `Bench ${label}` });
   const organizationId = registered.organizations[0].id as string;
   const jwt = { authorization: `Bearer ${registered.token}`, 'x-organization-id': organizationId };
-  const key = async (isSandbox: boolean) => (await call('POST', '/api-keys', { name: `bench ${label} ${isSandbox ? 'sandbox' : 'live'}`, isSandbox, scopes: ['messages:send', 'messages:read'] }, jwt)).key as string;
+  const key = async (isSandbox: boolean) => (await call('POST', '/api-keys', { name: `bench ${label} ${isSandbox ? 'sandbox' : 'live'}`, isSandbox, scopes: ['messages:send', 'messages:read', 'verify:send'] }, jwt)).key as string;
   const [live, sandbox] = [await key(false), await key(true)];
   if (topUpGhs > 0) {
     const payment = await call('POST', '/billing/top-up', { amount: topUpGhs, paymentMethod: 'mobile_money' }, jwt);

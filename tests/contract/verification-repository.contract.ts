@@ -47,6 +47,17 @@ export function describeVerificationRepositoryContract(name: string, makeStorage
       expect((await storage.verifications.findById(org, fresh.id))?.approvedAt?.getTime()).to.equal(at(20).getTime());
     });
 
+    it('counts several verifications in one statement, only those still checkable', async () => {
+      const org = await seedOrg();
+      const [a, b, done] = [aVerification(org), aVerification(org, { checkAttempts: 2 }), aVerification(org, { status: 'APPROVED' })];
+      for (const v of [a, b, done]) await storage.verifications.insert(v);
+      const counted = await storage.verifications.countChecks([{ organizationId: org, id: a.id }, { organizationId: org, id: b.id }, { organizationId: org, id: done.id },
+        { organizationId: 'another-org', id: a.id }], 3, at(1));
+      expect(counted.map((v) => [v.id, v.checkAttempts]).sort()).to.deep.equal([[a.id, 1], [b.id, 3]].sort());
+      expect(await storage.verifications.countChecks([{ organizationId: org, id: b.id }], 3, at(2))).to.deep.equal([]);
+      expect(await storage.verifications.countChecks([], 3, at(2))).to.deep.equal([]);
+    });
+
     it('records a send only on the send count it read, appending it with the new code', async () => {
       const org = await seedOrg();
       const v = aVerification(org);

@@ -58,6 +58,12 @@ export interface AcceptRequest {
   prepared: readonly PreparedMessage[];
   async: boolean;
   idempotency: { key: string; requestHash: string } | null;
+  /**
+   * More rows written with an accepted request, in the same transaction (a verification with its passcode
+   * message). Not called for a replayed or refused request; an error fails the batch (each request is
+   * then accepted alone).
+   */
+  afterAccepted?: (tx: Repositories, messages: readonly Message[]) => Promise<void>;
 }
 
 /**
@@ -143,6 +149,7 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
     data: { messageId: m.id }, options: requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
   }))));
+  for (const i of written) await requests[i]!.afterAccepted?.(tx, built.get(i)!);
   return outcomes as AcceptOutcome[];
 }
 

@@ -21,15 +21,16 @@ export const CheckVerificationInput = v.pipe(v.object({
  * twice. Always 200 with `valid`; the status says why not (EXPIRED, MAX_ATTEMPTS, CANCELED, APPROVED ...).
  */
 export class CheckVerification {
-  readonly #deps: Pick<VerifyDeps, 'storage' | 'clock' | 'ids' | 'passcodes'>;
-  constructor(deps: Pick<VerifyDeps, 'storage' | 'clock' | 'ids' | 'passcodes'>) { this.#deps = deps; }
+  readonly #deps: Pick<VerifyDeps, 'storage' | 'clock' | 'ids' | 'passcodes' | 'checkCounter'>;
+  constructor(deps: Pick<VerifyDeps, 'storage' | 'clock' | 'ids' | 'passcodes' | 'checkCounter'>) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, raw: unknown) {
     const input = parseInput(CheckVerificationInput, raw);
-    const { storage, clock, passcodes } = this.#deps;
-    const target = input.id ? await ownVerification(storage, scope.organizationId, input.id) : await this.#byRecipient(scope.organizationId, input.to!, input.countryCode);
-    const counted = await storage.verifications.countCheck(scope.organizationId, target.id, MAX_CHECK_ATTEMPTS, clock.now());
-    if (!counted) return this.#notCheckable(target);
+    const { storage, clock, passcodes, checkCounter } = this.#deps;
+    const id = input.id ?? (await this.#byRecipient(scope.organizationId, input.to!, input.countryCode)).id;
+    // Counted first (group-committed with concurrent checks); only a check that was not counted reads why.
+    const counted = await checkCounter.count(scope.organizationId, id);
+    if (!counted) return this.#notCheckable(await ownVerification(storage, scope.organizationId, id));
     if (passcodes.matches(counted.codeHash, counted.id, input.code)) {
       const approved = await storage.verifications.approve(scope.organizationId, counted.id, clock.now());
       if (approved) {

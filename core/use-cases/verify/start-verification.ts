@@ -34,9 +34,9 @@ const HOUR_MS = 3_600_000;
 /**
  * Starts a verification: checks the SMS-pumping rules (allowed countries, starts per recipient and per
  * end-user IP, prefixes whose conversion collapsed) before anything is sent or charged, records the
- * verification with its code's keyed hash, sends the passcode through the send pipeline (group-committed,
- * charged once), supersedes the recipient's earlier PENDING verification and schedules the channel
- * fallback. A start whose first send the wallet cannot pay for is removed (402, nothing left behind).
+ * verification with its code's keyed hash in the same group-committed transaction as its passcode message
+ * (charged once), supersedes the recipient's earlier PENDING verification and schedules the channel
+ * fallback there too. A start the wallet cannot pay for writes nothing (402).
  */
 export class StartVerification {
   readonly #deps: VerifyDeps;
@@ -61,32 +61,26 @@ export class StartVerification {
       id, organizationId: ctx.organizationId, recipient, country, prefix, channels, channelIndex: 0, status: 'PENDING', codeHash: passcodes.hash(id, code),
       codeLength: code.length, locale: input.locale, template: input.template ?? null,
       expiresAt: new Date(now.getTime() + (input.expiresInSeconds ?? settings.expiresInSeconds) * 1000), fallbackAfterSeconds: input.fallbackAfterSeconds,
-      sendAttempts: 0, checkAttempts: 0, sends: [], lastSentAt: now, ipAddress: input.ipAddress ?? null, idempotencyKey: input.idempotencyKey ?? null,
+      sendAttempts: 1, checkAttempts: 0, sends: [], lastSentAt: now, ipAddress: input.ipAddress ?? null, idempotencyKey: input.idempotencyKey ?? null,
       approvedAt: null, createdAt: now, updatedAt: now,
     };
+    let saved = verification;
     try {
-      await storage.verifications.insert(verification);
+      // The verification is written in the passcode message's own group-committed transaction: both or neither.
+      const message = await sendPasscode(this.#deps, ctx, verification, 0, code, async (tx, [accepted]) => {
+        saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }], status: accepted!.status === 'REJECTED' ? 'FAILED' : 'PENDING' };
+        await tx.verifications.insert(saved);
+        await tx.verifications.supersede(ctx.organizationId, recipient, id, now);
+        if (saved.status === 'FAILED') await publishVerificationEvent(this.#deps, saved, 'verification.failed', tx);
+        else await scheduleFallback(tx, saved, saved.sendAttempts);
+      });
+      return { verification: verificationView(saved, clock.now(), new Map([[message.id, message.status]])), replayed: false };
     } catch (error) {
+      // The same idempotency key in flight twice: the other start won; answer its verification.
       const earlier = isAppError(error) && error.code === 'CONFLICT' && input.idempotencyKey ? await storage.verifications.findByIdempotencyKey(ctx.organizationId, input.idempotencyKey) : null;
       if (earlier) return { verification: verificationView(earlier, clock.now()), replayed: true };
       throw error;
     }
-    let message;
-    try {
-      message = await sendPasscode(this.#deps, ctx, verification, 0, code);
-    } catch (error) {
-      await storage.verifications.remove(ctx.organizationId, id); // nothing was sent: leave nothing behind
-      throw error;
-    }
-    let saved = (await storage.verifications.recordSend(ctx.organizationId, id, 0, { channel: channels[0]!, messageId: message.id, createdAt: now }, verification.codeHash, 0, clock.now()))!;
-    await storage.verifications.supersede(ctx.organizationId, recipient, id, clock.now());
-    if (message.status === 'REJECTED') {
-      saved = (await storage.verifications.setStatus(ctx.organizationId, id, ['PENDING'], 'FAILED', clock.now())) ?? saved;
-      await publishVerificationEvent(this.#deps, saved, 'verification.failed');
-    } else {
-      await scheduleFallback(storage, saved, saved.sendAttempts);
-    }
-    return { verification: verificationView(saved, clock.now(), new Map([[message.id, message.status]])), replayed: false };
   }
 
   /** The SMS-pumping rules (docs/verify.md): refused before anything is sent or charged. */

@@ -9,6 +9,8 @@ import type { RateLimiter } from '../../ports/rate-limiter.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import type { AcceptCoalescer } from '../messaging/accept-coalescer.ts';
+import type { CheckCounter } from './check-counter.ts';
+import type { AcceptRequest } from '../messaging/accept-messages.ts';
 import { prepareMessage } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
@@ -22,6 +24,8 @@ export interface VerifyDeps {
   rateLimiter: RateLimiter;
   /** The group commit every send goes through (the same as POST /messages/send's). */
   coalescer: AcceptCoalescer;
+  /** The group commit of check counting. */
+  checkCounter: CheckCounter;
 }
 
 export async function settingsOf(storage: Pick<Repositories, 'verifications'>, organizationId: string): Promise<VerifySettings> {
@@ -34,20 +38,23 @@ export async function settingsOf(storage: Pick<Repositories, 'verifications'>, o
  * or REJECTED by the fraud screens: then nothing was charged).
  */
 export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<Verification, 'recipient' | 'country' | 'channels' | 'locale' | 'template' | 'expiresAt'>,
-  channelIndex: number, code: string): Promise<Message> {
+  channelIndex: number, code: string, afterAccepted?: AcceptRequest['afterAccepted']): Promise<Message> {
   const channel = v.channels[channelIndex]!;
   const minutes = Math.max(1, Math.round((v.expiresAt.getTime() - deps.clock.now().getTime()) / 60_000));
   const body = passcodeText(channel, code, v.locale, minutes, v.template);
   const prepared = prepareMessage({ channel, to: v.recipient, body, countryCode: v.country ?? 'GH', ...(channel === 'EMAIL' ? { subject: `Your verification code: ${code}` } : {}) },
     null, await deps.pricing.listActive());
-  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null });
+  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, ...(afterAccepted ? { afterAccepted } : {}) });
   return accepted.messages[0]!;
 }
 
-/** verification.approved / verification.failed, recorded for webhook endpoints (outbox). */
-export async function publishVerificationEvent(deps: Pick<VerifyDeps, 'storage' | 'ids' | 'clock'>, v: Verification, kind: 'verification.approved' | 'verification.failed'): Promise<void> {
+/** verification.approved / verification.failed, recorded for webhook endpoints (outbox); inside `tx` when given. */
+export async function publishVerificationEvent(deps: Pick<VerifyDeps, 'storage' | 'ids' | 'clock'>, v: Verification, kind: 'verification.approved' | 'verification.failed',
+  tx?: Pick<Repositories, 'outboundEvents' | 'jobs'>): Promise<void> {
   const now = deps.clock.now();
-  await deps.storage.transaction((tx) => publishOutboundEvent(tx, { id: deps.ids.next(), organizationId: v.organizationId, kind, data: verificationView(v, now), occurredAt: now }));
+  const event = { id: deps.ids.next(), organizationId: v.organizationId, kind, data: verificationView(v, now), occurredAt: now };
+  if (tx) await publishOutboundEvent(tx, event);
+  else await deps.storage.transaction((t) => publishOutboundEvent(t, event));
 }
 
 /** The verification of the organization, or NOT_FOUND. */

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { HmacPasscodes } from '../../../adapters/security/hmac-passcodes.ts';
 import { newOrganization } from '../../../core/domain/organization.ts';
-import { passcodeText } from '../../../core/domain/verification.ts';
+import { MAX_CHECK_ATTEMPTS, passcodeText } from '../../../core/domain/verification.ts';
+import { CheckCounter } from '../../../core/use-cases/verify/check-counter.ts';
 import { QUEUES } from '../../../core/ports/job-queue.ts';
 import { AcceptCoalescer } from '../../../core/use-cases/messaging/accept-coalescer.ts';
 import { DEFAULT_FRAUD_LIMITS, type SendContext } from '../../../core/use-cases/messaging/send-context.ts';
@@ -22,6 +23,7 @@ async function verifyKit() {
   const deps: VerifyDeps = {
     storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('unit-test-key'),
     coalescer: new AcceptCoalescer({ storage: core.storage, clock: core.clock, ids: core.ids, fraud: DEFAULT_FRAUD_LIMITS }),
+    checkCounter: new CheckCounter({ storage: core.storage, clock: core.clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   };
   const ctx: SendContext = { organizationId, userId: null, apiKeyId: 'key', isSandbox: false };
   const codeOf = async (messageId: string) => /(\d{4,10})/.exec((await core.storage.messages.findById(organizationId, messageId))!.body)![1]!;
