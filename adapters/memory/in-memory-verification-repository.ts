@@ -12,6 +12,16 @@ export class InMemoryVerificationRepository implements VerificationRepository {
     this.#state.verifications.set(v.id, copy(v));
   }
 
+  async insertMany(verifications: readonly Verification[]): Promise<void> {
+    for (const v of verifications) await this.insert(v);
+  }
+
+  async supersedeMany(items: ReadonlyArray<{ organizationId: string; recipient: string; exceptId: string }>, now: Date): Promise<number> {
+    let n = 0;
+    for (const i of items) n += await this.supersede(i.organizationId, i.recipient, i.exceptId, now);
+    return n;
+  }
+
   async findByIdempotencyKey(organizationId: string, key: string): Promise<Verification | null> {
     const v = this.#of(organizationId).find((x) => x.idempotencyKey === key);
     return v ? copy(v) : null;

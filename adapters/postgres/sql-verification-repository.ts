@@ -29,6 +29,27 @@ export class SqlVerificationRepository implements VerificationRepository {
       v.ipAddress, v.idempotencyKey, v.approvedAt, v.createdAt, v.updatedAt], { prepare: true }));
   }
 
+  async insertMany(verifications: readonly Verification[]): Promise<void> {
+    if (verifications.length === 0) return;
+    const rows = verifications.map((v) => ({
+      id: v.id, organization_id: v.organizationId, recipient: v.recipient, country: v.country, prefix: v.prefix, channels: v.channels, channel_index: v.channelIndex,
+      status: v.status, code_hash: v.codeHash, code_length: v.codeLength, locale: v.locale, template: v.template, expires_at: v.expiresAt,
+      fallback_after_seconds: v.fallbackAfterSeconds, send_attempts: v.sendAttempts, check_attempts: v.checkAttempts, sends: v.sends.map(sendJson),
+      last_sent_at: v.lastSentAt, ip_address: v.ipAddress, idempotency_key: v.idempotencyKey, approved_at: v.approvedAt, created_at: v.createdAt, updated_at: v.updatedAt,
+    }));
+    await translateUniqueViolation('verification', () => sqlRows(this.#em, `insert into verifications
+      select * from json_populate_recordset(null::verifications, $1::json)`, [JSON.stringify(rows)]));
+  }
+
+  async supersedeMany(items: ReadonlyArray<{ organizationId: string; recipient: string; exceptId: string }>, now: Date): Promise<number> {
+    if (items.length === 0) return 0;
+    const rows = await sqlRows(this.#em, `update verifications v set status = 'CANCELED', updated_at = $4
+      from unnest($1::text[], $2::text[], $3::text[]) as s (organization_id, recipient, except_id)
+      where v.organization_id = s.organization_id and v.recipient = s.recipient and v.status = 'PENDING' and v.id <> s.except_id returning v.id`,
+    [items.map((i) => i.organizationId), items.map((i) => i.recipient), items.map((i) => i.exceptId), now]);
+    return rows.length;
+  }
+
   async findByIdempotencyKey(organizationId: string, key: string): Promise<Verification | null> {
     return one(await sqlRows<Row>(this.#em, 'select * from verifications where organization_id = $1 and idempotency_key = $2', [organizationId, key], { prepare: true }));
   }

@@ -11,6 +11,8 @@ export interface VerifyConversionRow { channel: VerifyChannel; country: string |
 export interface VerificationRepository {
   /** A verification with an idempotencyKey its organization already used is AppError CONFLICT. */
   insert(v: Verification): Promise<void>;
+  /** Several at once (the verifications of a batch of starts); CONFLICT as `insert`. */
+  insertMany(verifications: readonly Verification[]): Promise<void>;
   findByIdempotencyKey(organizationId: string, key: string): Promise<Verification | null>;
   /** Removes a verification whose first send could not be accepted (nothing was sent). */
   remove(organizationId: string, id: string): Promise<void>;
@@ -19,6 +21,8 @@ export interface VerificationRepository {
   findLatestPending(organizationId: string, recipient: string): Promise<Verification | null>;
   /** Every PENDING verification of the recipient but `exceptId` becomes CANCELED (superseded); answers how many. */
   supersede(organizationId: string, recipient: string, exceptId: string, now: Date): Promise<number>;
+  /** `supersede` for several (organization, recipient, kept id) at once. */
+  supersedeMany(items: ReadonlyArray<{ organizationId: string; recipient: string; exceptId: string }>, now: Date): Promise<number>;
   /** Counts one check: only while PENDING, unexpired at `now` and under `maxAttempts`; null otherwise (nothing counted). */
   countCheck(organizationId: string, id: string, maxAttempts: number, now: Date): Promise<Verification | null>;
   /** `countCheck` for several distinct verifications in one statement (group commit of checks): the ones counted. */

@@ -60,10 +60,17 @@ export interface AcceptRequest {
   idempotency: { key: string; requestHash: string } | null;
   /**
    * More rows written with an accepted request, in the same transaction (a verification with its passcode
-   * message). Not called for a replayed or refused request; an error fails the batch (each request is
-   * then accepted alone).
+   * message): `row` makes the request's row from its messages, and `write` writes the rows of every
+   * accepted request of the batch sharing the same `kind` at once (multi-row). Not used for a replayed or
+   * refused request; an error fails the batch (each request is then accepted alone).
    */
-  afterAccepted?: (tx: Repositories, messages: readonly Message[]) => Promise<void>;
+  alsoWrite?: AlsoWrite;
+}
+
+export interface AlsoWrite {
+  kind: string;
+  row: (messages: readonly Message[]) => unknown;
+  write: (tx: Repositories, rows: unknown[]) => Promise<void>;
 }
 
 /**
@@ -149,7 +156,15 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
     data: { messageId: m.id }, options: requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
   }))));
-  for (const i of written) await requests[i]!.afterAccepted?.(tx, built.get(i)!);
+  const extra = new Map<string, { write: AlsoWrite['write']; rows: unknown[] }>();
+  for (const i of written) {
+    const also = requests[i]!.alsoWrite;
+    if (!also) continue;
+    const group = extra.get(also.kind) ?? { write: also.write, rows: [] };
+    group.rows.push(also.row(built.get(i)!));
+    extra.set(also.kind, group);
+  }
+  for (const { write, rows } of extra.values()) await write(tx, rows);
   return outcomes as AcceptOutcome[];
 }
 

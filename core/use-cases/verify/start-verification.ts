@@ -8,6 +8,7 @@ import {
 import { normalizePhone } from '../../domain/phone.ts';
 import { countryCodeSchema, idempotencyKeySchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
+import type { Repositories } from '../../ports/storage.ts';
 import { publishVerificationEvent, scheduleFallback, sendPasscode, settingsOf, type VerifyDeps } from './verify-support.ts';
 
 const channel = v.picklist(VERIFY_CHANNELS, `must be one of ${VERIFY_CHANNELS.join(', ')}`);
@@ -66,13 +67,12 @@ export class StartVerification {
     };
     let saved = verification;
     try {
-      // The verification is written in the passcode message's own group-committed transaction: both or neither.
-      const message = await sendPasscode(this.#deps, ctx, verification, 0, code, async (tx, [accepted]) => {
-        saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }], status: accepted!.status === 'REJECTED' ? 'FAILED' : 'PENDING' };
-        await tx.verifications.insert(saved);
-        await tx.verifications.supersede(ctx.organizationId, recipient, id, now);
-        if (saved.status === 'FAILED') await publishVerificationEvent(this.#deps, saved, 'verification.failed', tx);
-        else await scheduleFallback(tx, saved, saved.sendAttempts);
+      // The verification is written in the passcode message's own group-committed transaction (both or neither),
+      // with the other starts of the batch (writeStartedVerifications).
+      const message = await sendPasscode(this.#deps, ctx, verification, 0, code, {
+        kind: 'verification',
+        row: ([accepted]) => (saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }], status: accepted!.status === 'REJECTED' ? 'FAILED' : 'PENDING' }),
+        write: (tx, rows) => writeStartedVerifications(this.#deps, tx, rows as Verification[], now),
       });
       return { verification: verificationView(saved, clock.now(), new Map([[message.id, message.status]])), replayed: false };
     } catch (error) {
@@ -107,6 +107,21 @@ export class StartVerification {
 
 function rateLimited(rule: 'recipient' | 'ip', retryAfterSeconds: number): AppError {
   return new AppError('VERIFY_RATE_LIMITED', `Too many verifications for this ${rule === 'ip' ? 'IP address' : 'recipient'} in the last hour`, { rule, retryAfterSeconds });
+}
+
+/**
+ * The verifications of a batch of starts, in their messages' transaction: inserted together, the earlier
+ * PENDING ones of their recipients superseded, fallbacks scheduled, failures (a REJECTED passcode) announced.
+ */
+async function writeStartedVerifications(deps: VerifyDeps, tx: Repositories, rows: Verification[], now: Date): Promise<void> {
+  await tx.verifications.insertMany(rows);
+  // Per recipient, the last start of the batch wins (two starts of one recipient in a batch must not cancel each other).
+  const latest = new Map(rows.map((v) => [`${v.organizationId}\u0000${v.recipient}`, v]));
+  await tx.verifications.supersedeMany([...latest.values()].map((v) => ({ organizationId: v.organizationId, recipient: v.recipient, exceptId: v.id })), now);
+  for (const v of rows) {
+    if (v.status === 'FAILED') await publishVerificationEvent(deps, v, 'verification.failed', tx);
+    else await scheduleFallback(tx, v, v.sendAttempts);
+  }
 }
 
 /** The recipient for every channel of the list: one phone number (SMS, WHATSAPP, VOICE) or one email address (EMAIL), never both. */

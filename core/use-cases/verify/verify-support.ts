@@ -38,13 +38,13 @@ export async function settingsOf(storage: Pick<Repositories, 'verifications'>, o
  * or REJECTED by the fraud screens: then nothing was charged).
  */
 export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<Verification, 'recipient' | 'country' | 'channels' | 'locale' | 'template' | 'expiresAt'>,
-  channelIndex: number, code: string, afterAccepted?: AcceptRequest['afterAccepted']): Promise<Message> {
+  channelIndex: number, code: string, alsoWrite?: AcceptRequest['alsoWrite']): Promise<Message> {
   const channel = v.channels[channelIndex]!;
   const minutes = Math.max(1, Math.round((v.expiresAt.getTime() - deps.clock.now().getTime()) / 60_000));
   const body = passcodeText(channel, code, v.locale, minutes, v.template);
   const prepared = prepareMessage({ channel, to: v.recipient, body, countryCode: v.country ?? 'GH', ...(channel === 'EMAIL' ? { subject: `Your verification code: ${code}` } : {}) },
     null, await deps.pricing.listActive());
-  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, ...(afterAccepted ? { afterAccepted } : {}) });
+  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, ...(alsoWrite ? { alsoWrite } : {}) });
   return accepted.messages[0]!;
 }
 
