@@ -81,9 +81,10 @@ export class SqlVerificationRepository implements VerificationRepository {
 
   async countChecks(targets: ReadonlyArray<{ organizationId: string; id: string }>, maxAttempts: number, now: Date): Promise<Verification[]> {
     if (targets.length === 0) return [];
+    // Primary-key probes (id = any), each row's organization matched by position: a join on unnest let the planner scan the table.
     return (await sqlRows<Row>(this.#em, `update verifications v set check_attempts = v.check_attempts + 1, updated_at = $4
-      from unnest($1::text[], $2::text[]) as t (organization_id, id)
-      where v.organization_id = t.organization_id and v.id = t.id and v.status = 'PENDING' and v.check_attempts < $3 and v.expires_at > $4 returning v.*`,
+      where v.id = any($2::text[]) and v.organization_id = ($1::text[])[array_position($2::text[], v.id)]
+        and v.status = 'PENDING' and v.check_attempts < $3 and v.expires_at > $4 returning v.*`,
     [targets.map((t) => t.organizationId), targets.map((t) => t.id), maxAttempts, now])).map(toVerification);
   }
 

@@ -5,7 +5,6 @@ import { normalizeRecipient } from '../../domain/recipient.ts';
 import {
   PREFIX_MIN_CONVERSION, PREFIX_MIN_STARTS, VERIFY_CHANNELS, VERIFY_LOCALES, verificationView, verifyPrefix, type Verification, type VerifyChannel,
 } from '../../domain/verification.ts';
-import { normalizePhone } from '../../domain/phone.ts';
 import { countryCodeSchema, idempotencyKeySchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import type { Repositories } from '../../ports/storage.ts';
@@ -131,9 +130,7 @@ export function recipientOf(to: string, countryCode: string, channels: readonly 
   const normalized = normalizeRecipient(channels[0]!, to, countryCode);
   if (!normalized.ok) throw fieldError('to', `to ${normalized.reason}`);
   if (!normalized.phone) return { recipient: normalized.recipient, country: null, prefix: null };
-  const phone = normalizePhone(to, countryCode);
-  const callingCode = phone.ok ? phone.phone.callingCode : '';
-  return { recipient: normalized.recipient, country: normalized.country, prefix: callingCode ? verifyPrefix(normalized.recipient, callingCode) : null };
+  return { recipient: normalized.recipient, country: normalized.country, prefix: verifyPrefix(normalized.recipient, normalized.phone.callingCode) };
 }
 
 function fieldError(field: string, message: string): AppError {
