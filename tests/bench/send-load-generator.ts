@@ -141,10 +141,10 @@ function round(n: number): number {
 }
 
 if (process.send) {
-  const send = (message: SendLoadMessage) => process.send!(message);
   process.once('message', (options: SendLoadOptions) => {
-    run(options, () => send({ type: 'measuring' }))
-      .then((result) => { send({ type: 'result', result }); process.disconnect(); })
+    run(options, () => process.send!({ type: 'measuring' } satisfies SendLoadMessage))
+      // Disconnect only once the figures are written: a large result (collected ids) could be cut off otherwise.
+      .then((result) => process.send!({ type: 'result', result } satisfies SendLoadMessage, undefined, {}, () => process.disconnect()))
       .catch((error: unknown) => { console.error(error); process.exit(1); });
   });
 }

@@ -23,7 +23,8 @@ export function generate(options: Generate, s: { connections: number; durationSe
       resolve({ load: message.result, serverCpu: (cpuNow() - cpuAtStart) / s.durationSeconds, machineCpu: machineBusy(machineAtStart, os.cpus()) });
     });
     child.on('error', reject);
-    child.on('exit', (code) => { if (code !== 0) reject(new Error(`load generator exited with ${code}`)); });
+    // A generator that ends without its figures (killed, crashed, disconnected) fails the bench instead of hanging it.
+    child.on('exit', (code, signal) => reject(new Error(`load generator exited (code ${code}, signal ${signal}) without its figures`)));
     child.send(full);
   });
 }
