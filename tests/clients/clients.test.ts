@@ -97,6 +97,18 @@ describe('client libraries against the real API (embedded default)', function ()
       expect((await nkra.getMessage(trigger.deliveryLogs[0]!.id)).body).to.equal('Hi Kofi, order A-1 shipped');
     });
 
+    it('starts, looks up, checks and cancels a verification (the code never in an answer)', async () => {
+      const started = await nkra.verify.start({ to: phone(40) });
+      expect(started).to.include({ status: 'PENDING', channel: 'SMS', to: phone(40) });
+      expect((await nkra.verify.get(started.id)).sends).to.have.length(1);
+      expect(await nkra.verify.check({ id: started.id, code: '0000000000' })).to.deep.include({ valid: false, status: 'PENDING', remainingAttempts: 4 });
+      expect(await nkra.verify.check({ to: phone(40), code: '0000000000' })).to.deep.include({ id: started.id, remainingAttempts: 3 });
+      expect((await nkra.verify.cancel(started.id)).status).to.equal('CANCELED');
+      const cooldown = await nkra.verify.resend(started.id).catch((e: unknown) => e);
+      expect(cooldown).to.be.instanceOf(client.NkraError);
+      expect(cooldown).to.include({ code: 'CONFLICT', status: 409 });
+    });
+
     it('throws one error type with code, message, details and HTTP status for a validation error', async () => {
       const error = await nkra.send({ channel: 'FAX' as 'SMS', to: phone(4), body: 'x' }).catch((e: unknown) => e) as InstanceType<ClientModule['NkraError']>;
       expect(error).to.be.instanceOf(client.NkraError);

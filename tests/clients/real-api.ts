@@ -130,7 +130,7 @@ export async function setUpTenant(base: string, label: string): Promise<ApiTenan
   const token = registered.body.data.token as string;
   const organizationId = registered.body.data.organizations[0].id as string;
   const jwt = { authorization: `Bearer ${token}`, 'x-organization-id': organizationId };
-  const key = await call(base, 'POST', '/api-keys', { name: `${label} sandbox`, isSandbox: true }, jwt);
+  const key = await call(base, 'POST', '/api-keys', { name: `${label} sandbox`, isSandbox: true, scopes: ['messages:send', 'messages:read', 'events:read', 'events:trigger', 'verify:send'] }, jwt);
   if (key.status !== 201) throw new Error(`api key failed: ${JSON.stringify(key.body)}`);
   const template = await call(base, 'POST', '/templates', { name: 'Shipped', channel: 'SMS', body: 'Hi {{name}}, order {{order}} shipped' }, jwt);
   const eventSlug = `order.shipped.${label}`;

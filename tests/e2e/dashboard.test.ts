@@ -385,6 +385,25 @@ describe('E2E: the dashboard in a real browser', function () {
     expect(sent[0]!.json).to.include({ sender: 'KENTE' });
   });
 
+  it('starts a verification from the Verify page, checks the code the phone got, and sees the conversion', async function () {
+    needs(this, 'POST /verify/start', 'POST /verify/check', 'GET /verify/analytics');
+    await go('/app/verify', 'Verify');
+    await page.getByLabel('Phone number or email').fill('0241230099');
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await page.getByText(/^Verification /).waitFor();
+    const storage = server.container.get(INFRA.storage);
+    const [started] = await storage.verifications.list(await organizationId(), 1);
+    const sms = await storage.messages.findById(await organizationId(), started!.sends[0]!.messageId);
+    const code = /(\d{6})/.exec(sms!.body)![1]!;
+    await page.getByLabel('Code received').fill(code);
+    await page.getByRole('button', { name: 'Check the code' }).click();
+    await page.getByText('Approved: the code is right.').waitFor();
+    await page.reload();
+    await page.getByTestId('verify-conversion').getByText('100%').waitFor();
+    await page.getByTestId('verification-row').first().getByText('APPROVED').waitFor();
+    await screenshot(page, '29-verify');
+  });
+
   it('shows the provider health to a platform administrator and runs a health check', async () => {
     const admin = await newPage(browser, server.url);
     try {

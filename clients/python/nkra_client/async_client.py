@@ -4,7 +4,7 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
 
 
 class AsyncNkraClient:
@@ -27,3 +27,18 @@ class AsyncNkraClient:
 
     async def get_message(self, message_id: str, **options: Any) -> MessageDetail:
         return await asyncio.to_thread(self._client.get_message, message_id, **options)
+
+    async def verify_start(self, to: str, **options: Any) -> Verification:
+        return await asyncio.to_thread(self._client.verify_start, to, **options)
+
+    async def verify_check(self, code: str, **options: Any) -> VerificationCheck:
+        return await asyncio.to_thread(self._client.verify_check, code, **options)
+
+    async def verify_resend(self, verification_id: str, **options: Any) -> Verification:
+        return await asyncio.to_thread(self._client.verify_resend, verification_id, **options)
+
+    async def verify_cancel(self, verification_id: str, **options: Any) -> Verification:
+        return await asyncio.to_thread(self._client.verify_cancel, verification_id, **options)
+
+    async def verify_get(self, verification_id: str, **options: Any) -> Verification:
+        return await asyncio.to_thread(self._client.verify_get, verification_id, **options)

@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
 
 API_VERSION = "1.0.0"
 BULK_MAX = 100
@@ -94,6 +94,34 @@ class NkraClient:
     def get_message(self, message_id: str, *, timeout: Optional[float] = None) -> MessageDetail:
         """GET /messages/{id}: one delivery log with its provider attempts and status history."""
         return cast(MessageDetail, self._request("GET", f"/messages/{urllib.parse.quote(message_id, safe='')}", None, timeout))
+
+    def verify_start(self, to: str, *, channel: Optional[str] = None, channels: Optional[Sequence[str]] = None, country_code: Optional[str] = None,
+                     code_length: Optional[int] = None, expires_in_seconds: Optional[int] = None, fallback_after_seconds: Optional[int] = None,
+                     locale: Optional[str] = None, template: Optional[str] = None, ip_address: Optional[str] = None,
+                     idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> Verification:
+        """POST /verify/start: sends a one-time passcode; the answer never carries the code (docs/verify.md)."""
+        payload = _compact({"to": to, "channel": channel, "channels": list(channels) if channels is not None else None, "countryCode": country_code,
+                            "codeLength": code_length, "expiresInSeconds": expires_in_seconds, "fallbackAfterSeconds": fallback_after_seconds,
+                            "locale": locale, "template": template, "ipAddress": ip_address, "idempotencyKey": idempotency_key or new_idempotency_key()})
+        return cast(Verification, self._request("POST", "/verify/start", payload, timeout))
+
+    def verify_check(self, code: str, *, verification_id: Optional[str] = None, to: Optional[str] = None, country_code: Optional[str] = None,
+                     timeout: Optional[float] = None) -> VerificationCheck:
+        """POST /verify/check by ``verification_id`` or ``to``: ``valid`` and the status (a wrong code is not an error)."""
+        payload = _compact({"id": verification_id, "to": to, "countryCode": country_code, "code": code})
+        return cast(VerificationCheck, self._request("POST", "/verify/check", payload, timeout))
+
+    def verify_resend(self, verification_id: str, *, channel: Optional[str] = None, timeout: Optional[float] = None) -> Verification:
+        """POST /verify/{id}/resend: a new code (the previous one stops working); 30 s apart, 5 sends at most."""
+        return cast(Verification, self._request("POST", f"/verify/{urllib.parse.quote(verification_id, safe='')}/resend", _compact({"channel": channel}), timeout))
+
+    def verify_cancel(self, verification_id: str, *, timeout: Optional[float] = None) -> Verification:
+        """POST /verify/{id}/cancel."""
+        return cast(Verification, self._request("POST", f"/verify/{urllib.parse.quote(verification_id, safe='')}/cancel", {}, timeout))
+
+    def verify_get(self, verification_id: str, *, timeout: Optional[float] = None) -> Verification:
+        """GET /verify/{id}: the verification with its sends' delivery status."""
+        return cast(Verification, self._request("GET", f"/verify/{urllib.parse.quote(verification_id, safe='')}", None, timeout))
 
     # -- transport --------------------------------------------------------------------------------
 

@@ -87,3 +87,36 @@ class EventTrigger(TypedDict):
     deliveryLogs: List[DeliveryLog]
     createdAt: str
     updatedAt: str
+
+
+class VerificationSend(TypedDict):
+    channel: str
+    messageId: str
+    status: Optional[str]
+    createdAt: str
+
+
+class Verification(TypedDict):
+    """A verification (docs/verify.md); the code is never part of it."""
+    id: str
+    to: str
+    country: Optional[str]
+    channel: str
+    channels: List[str]
+    status: str
+    codeLength: int
+    expiresAt: str
+    sendAttempts: int
+    maxSendAttempts: int
+    checkAttempts: int
+    maxCheckAttempts: int
+    sends: List[VerificationSend]
+    createdAt: str
+    updatedAt: str
+
+
+class VerificationCheck(TypedDict):
+    id: str
+    status: str
+    valid: bool
+    remainingAttempts: int

@@ -45,6 +45,18 @@ class AgainstTheApi(unittest.TestCase):
         detail = self.client.get_message(log["id"])
         self.assertEqual(detail["body"], "Hello from Python")
 
+    def test_verify(self) -> None:
+        started = self.client.verify_start(phone(40))
+        self.assertEqual((started["status"], started["channel"], started["to"]), ("PENDING", "SMS", phone(40)))
+        self.assertEqual(len(self.client.verify_get(started["id"])["sends"]), 1)
+        checked = self.client.verify_check("0000000000", verification_id=started["id"])
+        self.assertEqual((checked["valid"], checked["status"], checked["remainingAttempts"]), (False, "PENDING", 4))
+        self.assertEqual(self.client.verify_check("0000000000", to=phone(40))["id"], started["id"])
+        self.assertEqual(self.client.verify_cancel(started["id"])["status"], "CANCELED")
+        with self.assertRaises(NkraError) as refused:
+            self.client.verify_resend(started["id"])
+        self.assertEqual((refused.exception.code, refused.exception.status), ("CONFLICT", 409))
+
     def test_fraud_rejection_is_a_result(self) -> None:
         log = self.client.send("SMS", "+448712345678", "x")
         self.assertEqual((log["status"], log.get("errorCode")), ("REJECTED", "FRAUD_PREMIUM_RATE"))

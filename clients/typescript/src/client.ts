@@ -1,6 +1,8 @@
 import { NkraError } from './errors.js';
 import { newIdempotencyKey } from './random.js';
-import type { DeliveryLog, EventTrigger, MessageDetail, SendBulkInput, SendMessageInput, TriggerEventInput } from './types.js';
+import type {
+  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck,
+} from './types.js';
 
 /** The API version this client was written for (paths carry no version prefix). */
 export const API_VERSION = '1.0.0';
@@ -84,6 +86,23 @@ export class NkraClient {
     const body = { ...input, idempotencyKey: input.idempotencyKey ?? await newIdempotencyKey() };
     return this.#request<EventTrigger>('POST', '/events/trigger', body, options);
   }
+
+  /**
+   * Verify (docs/verify.md): one-time passcodes. `start` always carries an idempotencyKey (a retry answers
+   * the first verification); `check` answers `valid` and the status, never throwing for a wrong code.
+   */
+  readonly verify = {
+    start: async (input: StartVerificationInput, options: RequestOptions = {}): Promise<Verification> =>
+      this.#request<Verification>('POST', '/verify/start', { ...input, idempotencyKey: input.idempotencyKey ?? await newIdempotencyKey() }, options),
+    check: (input: CheckVerificationInput, options: RequestOptions = {}): Promise<VerificationCheck> =>
+      this.#request<VerificationCheck>('POST', '/verify/check', input, options),
+    resend: (id: string, input: { channel?: StartVerificationInput['channel'] } = {}, options: RequestOptions = {}): Promise<Verification> =>
+      this.#request<Verification>('POST', `/verify/${encodeURIComponent(id)}/resend`, input, { maxRetries: 0, ...options }),
+    cancel: (id: string, options: RequestOptions = {}): Promise<Verification> =>
+      this.#request<Verification>('POST', `/verify/${encodeURIComponent(id)}/cancel`, {}, options),
+    get: (id: string, options: RequestOptions = {}): Promise<Verification> =>
+      this.#request<Verification>('GET', `/verify/${encodeURIComponent(id)}`, undefined, options),
+  };
 
   /** GET /messages/{id}: one delivery log with its attempts and status history. */
   async getMessage(id: string, options: RequestOptions = {}): Promise<MessageDetail> {

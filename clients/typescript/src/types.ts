@@ -130,3 +130,48 @@ export interface WebhookEvent {
   /** The whole parsed payload. */
   payload: Record<string, unknown>;
 }
+
+/** POST /verify/start (docs/verify.md). */
+export interface StartVerificationInput {
+  to: string;
+  channel?: 'SMS' | 'WHATSAPP' | 'VOICE' | 'EMAIL';
+  /** Ordered fallback instead of `channel` (1-4, no repeats). */
+  channels?: Array<'SMS' | 'WHATSAPP' | 'VOICE' | 'EMAIL'>;
+  countryCode?: string;
+  codeLength?: number;
+  expiresInSeconds?: number;
+  fallbackAfterSeconds?: number;
+  locale?: 'en' | 'fr' | 'tw' | 'ha';
+  /** Custom text containing {{code}} (and optionally {{minutes}}). */
+  template?: string;
+  /** The end user's IP address as your server saw it (velocity rule). */
+  ipAddress?: string;
+  /** Generated per call when absent: a retried start answers the first verification. */
+  idempotencyKey?: string;
+}
+
+export type VerificationStatus = 'PENDING' | 'APPROVED' | 'EXPIRED' | 'MAX_ATTEMPTS' | 'CANCELED' | 'FAILED';
+
+/** A verification as the API answers it (the code is never part of it). */
+export interface Verification {
+  id: string;
+  to: string;
+  country: string | null;
+  channel: string;
+  channels: string[];
+  status: VerificationStatus;
+  codeLength: number;
+  expiresAt: string;
+  sendAttempts: number;
+  maxSendAttempts: number;
+  checkAttempts: number;
+  maxCheckAttempts: number;
+  sends: Array<{ channel: string; messageId: string; status: string | null; createdAt: string }>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST /verify/check: `id`, or `to` (with `countryCode` for national numbers), and the code. */
+export interface CheckVerificationInput { id?: string; to?: string; countryCode?: string; code: string }
+
+export interface VerificationCheck { id: string; status: VerificationStatus; valid: boolean; remainingAttempts: number }

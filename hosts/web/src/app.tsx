@@ -14,6 +14,7 @@ import { SegmentsPage } from './pages/segments.tsx';
 import { CampaignsPage } from './pages/campaigns.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { SendingPage } from './pages/vendor-accounts.tsx';
+import { VerifyPage } from './pages/verify.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
@@ -32,7 +33,7 @@ const TENANT_NAV: NavItem[] = [
   { to: '/app', label: 'Overview' }, { to: '/app/send', label: 'Send a message' }, { to: '/app/logs', label: 'Delivery logs' },
   { to: '/app/templates', label: 'Templates' }, { to: '/app/events', label: 'Events' }, { to: '/app/contacts', label: 'Contacts' },
   { to: '/app/segments', label: 'Segments' }, { to: '/app/campaigns', label: 'Campaigns' }, { to: '/app/api-keys', label: 'API keys' },
-  { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
+  { to: '/app/verify', label: 'Verify' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
   { to: '/app/team', label: 'Team' }, { to: '/app/onboarding', label: 'Organization' },
 ];
 const ADMIN_NAV: NavItem[] = [
@@ -45,7 +46,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app', () => <OverviewPage />], ['/app/onboarding', () => <OnboardingPage />], ['/app/send', () => <SendPage />],
   ['/app/logs', () => <LogsPage />], ['/app/logs/:id', (p) => <LogDetailPage id={p['id']!} />],
   ['/app/templates', () => <TemplatesPage />], ['/app/events', () => <EventsPage />], ['/app/contacts', () => <ContactsPage />],
-  ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />],
+  ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />],
   ['/app/webhooks', () => <WebhooksPage />], ['/app/billing', () => <BillingPage />], ['/app/billing/return', () => <PaymentReturnPage />],
   ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
