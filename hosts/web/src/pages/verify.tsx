@@ -83,10 +83,11 @@ function ConversionSection(): ReactNode {
       {data && (
         <>
           <p data-testid="verify-conversion">{data.starts} started, {data.approvals} approved: <strong>{pct(data.conversionRate)}</strong></p>
+          {hours.length > 0 && <p className="hint">Conversion per hour, the last 48 hours with starts (red: a prefix-blocking level).</p>}
           {hours.length > 0 && (
-            <svg className="chart" role="img" aria-label="Conversion per hour" viewBox={`0 0 ${hours.length * 12} 100`} width="100%" height="120" preserveAspectRatio="none">
+            <svg className="chart" role="img" aria-label="Conversion per hour" viewBox="0 0 576 100" width="100%" height="120" preserveAspectRatio="none">
               {hours.map((h, i) => (
-                <rect key={h.hour} x={i * 12 + 1} width={10} y={100 - (h.conversionRate ?? 0)} height={Math.max(1, h.conversionRate ?? 0)} fill={(h.conversionRate ?? 0) < 10 && h.starts >= 20 ? '#b91c1c' : '#2563eb'}>
+                <rect key={h.hour} x={(48 - hours.length + i) * 12 + 1} width={10} y={100 - (h.conversionRate ?? 0)} height={Math.max(1, h.conversionRate ?? 0)} fill={(h.conversionRate ?? 0) < 10 && h.starts >= 20 ? '#b91c1c' : '#2563eb'}>
                   <title>{`${new Date(h.hour).toLocaleString()}: ${h.approvals}/${h.starts} (${pct(h.conversionRate)})`}</title>
                 </rect>
               ))}
