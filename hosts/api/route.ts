@@ -92,6 +92,13 @@ export function requireTenant(input: RequestInput): TenantPrincipal {
   return input.tenant;
 }
 
+/** The member session behind a `tenant` route that API keys may not use (the auth rule refuses keys there). */
+export function requireMember(input: RequestInput): { organizationId: string; userId: string } {
+  const tenant = requireTenant(input);
+  if (!tenant.userId) throw new Error('this route needs a member session, not an API key');
+  return { organizationId: tenant.organizationId, userId: tenant.userId };
+}
+
 export function requireUser(input: RequestInput): UserPrincipal {
   if (!input.user) throw new Error('route declared user auth but no user principal was set');
   return input.user;

@@ -37,6 +37,15 @@ describe('E2E: the dashboard in a real browser', function () {
     seeded = true;
     await server.container.get(INFRA.storage).wallets.update(await organizationId(), () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-seed', description: 'e2e credit' }), new Date());
   };
+  /** A second browser context signed in as the platform administrator (close its context when done). */
+  const adminPage = async (): Promise<Watched> => {
+    const admin = await newPage(browser, server.url);
+    await admin.page.goto('/sign-in');
+    await admin.page.getByLabel('Email').fill(ADMIN.email);
+    await admin.page.getByLabel('Password').fill(ADMIN.password);
+    await admin.page.getByRole('button', { name: 'Sign in' }).click();
+    return admin;
+  };
   const go = async (path: string, heading: string | RegExp): Promise<void> => {
     await page.goto(path);
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -261,12 +270,8 @@ describe('E2E: the dashboard in a real browser', function () {
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.getByRole('row', { name: /Weekend promo/ }).getByText('PENDING_APPROVAL').waitFor();
 
-    const admin = await newPage(browser, server.url);
+    const admin = await adminPage();
     try {
-      await admin.page.goto('/sign-in');
-      await admin.page.getByLabel('Email').fill(ADMIN.email);
-      await admin.page.getByLabel('Password').fill(ADMIN.password);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
       await admin.page.getByRole('link', { name: 'Approvals' }).click();
       const card = admin.page.getByTestId('approval').filter({ hasText: 'Weekend promo' });
       await card.waitFor();
@@ -282,12 +287,8 @@ describe('E2E: the dashboard in a real browser', function () {
 
   it('lets a platform administrator impersonate a tenant under an unmistakable banner, and exit', async function () {
     needs(this, 'GET /admin/tenants', 'POST /admin/tenants/{id}/impersonate', 'POST /admin/exit-impersonation');
-    const admin = await newPage(browser, server.url);
+    const admin = await adminPage();
     try {
-      await admin.page.goto('/sign-in');
-      await admin.page.getByLabel('Email').fill(ADMIN.email);
-      await admin.page.getByLabel('Password').fill(ADMIN.password);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
       await admin.page.getByRole('link', { name: 'Tenants' }).click();
       await admin.page.getByRole('button', { name: 'Impersonate Kumasi Pharmacy' }).click();
       const banner = admin.page.getByTestId('impersonation-banner');
@@ -304,12 +305,8 @@ describe('E2E: the dashboard in a real browser', function () {
   it('lets a platform administrator add a vendor in the browser; the tenant\'s next send goes through it, without a restart', async function () {
     needs(this, 'POST /admin/providers', 'PATCH /admin/providers/{id}', 'DELETE /admin/providers/{id}');
     const vendor = await startFakeArkesel({ apiKey: 'e2e-arkesel-key' });
-    const admin = await newPage(browser, server.url);
+    const admin = await adminPage();
     try {
-      await admin.page.goto('/sign-in');
-      await admin.page.getByLabel('Email').fill(ADMIN.email);
-      await admin.page.getByLabel('Password').fill(ADMIN.password);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
       await admin.page.getByRole('link', { name: 'Providers' }).click();
       await admin.page.getByRole('heading', { level: 1, name: 'Providers' }).waitFor();
       await admin.page.getByLabel('Provider name').fill('arkesel-ci');
@@ -347,12 +344,8 @@ describe('E2E: the dashboard in a real browser', function () {
     await page.getByRole('button', { name: 'Request sender ID' }).click();
     await page.getByTestId('sender-id-row').filter({ hasText: 'KENTE' }).getByText('PENDING').waitFor();
 
-    const admin = await newPage(browser, server.url);
+    const admin = await adminPage();
     try {
-      await admin.page.goto('/sign-in');
-      await admin.page.getByLabel('Email').fill(ADMIN.email);
-      await admin.page.getByLabel('Password').fill(ADMIN.password);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
       await admin.page.getByRole('link', { name: 'Approvals' }).click();
       const card = admin.page.getByTestId('approval').filter({ hasText: 'SENDER_ID: KENTE' });
       await card.getByText('Order and delivery updates').waitFor();
@@ -405,12 +398,8 @@ describe('E2E: the dashboard in a real browser', function () {
   });
 
   it('shows the provider health to a platform administrator and runs a health check', async () => {
-    const admin = await newPage(browser, server.url);
+    const admin = await adminPage();
     try {
-      await admin.page.goto('/sign-in');
-      await admin.page.getByLabel('Email').fill(ADMIN.email);
-      await admin.page.getByLabel('Password').fill(ADMIN.password);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
       await admin.page.getByRole('link', { name: 'Providers' }).click();
       await admin.page.getByRole('button', { name: 'Check the health of outbox-sms' }).click();
       await admin.page.getByRole('row', { name: /outbox-sms/ }).getByText('Checked:').waitFor();
@@ -497,12 +486,8 @@ describe('E2E: the dashboard in a real browser', function () {
     await screenshot(page, '22-team');
     await go('/app/compliance', 'Compliance');
     await screenshot(page, '23-compliance');
-    const admin = await newPage(browser, server.url);
+    const admin = await adminPage();
     try {
-      await admin.page.goto('/sign-in');
-      await admin.page.getByLabel('Email').fill(ADMIN.email);
-      await admin.page.getByLabel('Password').fill(ADMIN.password);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
       for (const name of ['Tenants', 'Revenue', 'Approvals', 'Providers']) {
         await admin.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
         await admin.page.getByRole('heading', { level: 1, name }).waitFor();

@@ -7,6 +7,7 @@ import type { ProviderFields, ProviderRepository } from '../../ports/provider-re
 import type { Storage } from '../../ports/storage.ts';
 import { fieldError } from '../../errors.ts';
 import { PROVIDER_FIELDS } from '../providers/configure-providers.ts';
+import type { ProviderAdminDeps } from '../providers/provider-admin.ts';
 
 /** Own vendor accounts one organization may hold. */
 export const MAX_VENDOR_ACCOUNTS = 10;
@@ -27,16 +28,8 @@ export const VENDOR_ACCOUNT_FIELDS = {
   platformFallback: v.boolean('must be true or false'),
 };
 
-export interface VendorAccountDeps {
-  providers: ProviderRepository;
-  storage: Pick<Storage, 'auditLog'>;
-  ids: IdGenerator;
-  clock: Clock;
-  /** Whether the vendor builds from this configuration: null when it does, else why (the host's vendor factory). */
-  check: (config: ProviderConfig, credentials: Record<string, string>) => string | null;
-  /** Told after every change: this process applies it at once, others within seconds. */
-  onChanged?: () => Promise<void>;
-}
+/** The same ports as the platform's provider administration. */
+export type VendorAccountDeps = ProviderAdminDeps;
 
 export interface MemberScope { organizationId: string; userId: string }
 

@@ -1,7 +1,7 @@
 import { CreateApiKeyInput, type CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key.ts';
 import type { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys.ts';
 import type { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key.ts';
-import { ok, requireTenant, type RequestInput, type RouteDefinition } from '../route.ts';
+import { ok, requireMember, requireTenant, type RouteDefinition } from '../route.ts';
 
 export interface ApiKeyRouteDeps {
   createApiKey: CreateApiKey;
@@ -20,7 +20,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDefinition[] {
       method: 'GET', path: '/api-keys', tag: 'API keys', summary: 'The organization\'s API keys (prefixes only, never full keys)',
       auth: 'tenant', permission: 'api-keys:read',
       responses: { 200: 'API keys (at most 100), newest first', ...DENIED },
-      handler: async (input) => ok(await deps.listApiKeys.execute(memberScope(input))),
+      handler: async (input) => ok(await deps.listApiKeys.execute(requireMember(input))),
     },
     {
       method: 'POST', path: '/api-keys', tag: 'API keys', summary: 'Create an API key; the full key is returned once',
@@ -29,20 +29,14 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDefinition[] {
         201: 'The key view plus `key`, the full key text (shown only this once)', ...DENIED,
         400: 'NAME_REQUIRED, VALIDATION_ERROR (unknown scope, expiresAt not in the future) or ORGANIZATION_REQUIRED',
       },
-      handler: async (input) => ok(await deps.createApiKey.execute(memberScope(input), input.body), 201),
+      handler: async (input) => ok(await deps.createApiKey.execute(requireMember(input), input.body), 201),
     },
     {
       method: 'DELETE', path: '/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key (idempotent; immediate in this process)',
       auth: 'tenant', permission: 'api-keys:write',
       responses: { 200: 'The revoked key view', ...DENIED, 404: 'NOT_FOUND (unknown id, or a key of another organization)' },
-      handler: async (input) => ok(await deps.revokeApiKey.execute(memberScope(input), input.params['id'] ?? '')),
+      handler: async (input) => ok(await deps.revokeApiKey.execute(requireMember(input), input.params['id'] ?? '')),
     },
   ];
 }
 
-/** The member session behind a `tenant` route (API keys are refused on these routes by the auth rule). */
-function memberScope(input: RequestInput): { organizationId: string; userId: string } {
-  const tenant = requireTenant(input);
-  if (!tenant.userId) throw new Error('API key routes need a member session, not an API key');
-  return { organizationId: tenant.organizationId, userId: tenant.userId };
-}

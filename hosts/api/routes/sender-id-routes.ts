@@ -1,7 +1,7 @@
 import { RequestSenderIdInput, type RequestSenderId } from '../../../core/use-cases/senders/request-sender-id.ts';
 import type { ListSenderIds } from '../../../core/use-cases/senders/list-sender-ids.ts';
 import type { DeleteSenderId } from '../../../core/use-cases/senders/delete-sender-id.ts';
-import { ok, requireTenant, type RequestInput, type RouteDefinition } from '../route.ts';
+import { ok, requireMember, requireTenant, type RouteDefinition } from '../route.ts';
 
 export interface SenderIdRouteDeps {
   requestSenderId: RequestSenderId;
@@ -27,19 +27,14 @@ export function senderIdRoutes(deps: SenderIdRouteDeps): RouteDefinition[] {
         201: 'The sender ID, status PENDING', ...DENIED, 400: 'VALIDATION_ERROR (name: 3-11 letters, digits or spaces with a letter; purpose; sampleMessage; networks)',
         409: 'SENDER_ID_EXISTS (pending or approved already)', 422: 'LIMIT_REACHED (20 per organization)',
       },
-      handler: async (input) => ok(await deps.requestSenderId.execute(memberScope(input), input.body), 201),
+      handler: async (input) => ok(await deps.requestSenderId.execute(requireMember(input), input.body), 201),
     },
     {
       method: 'DELETE', path: '/sender-ids/:id', tag: 'Sender IDs', summary: 'Stop using a sender ID (clears the default sender when it was the default)',
       auth: 'tenant', permission: 'senders:write',
       responses: { 200: '{ id, deleted, defaultCleared }', ...DENIED, 404: 'NOT_FOUND (unknown id, or another organization\'s)' },
-      handler: async (input) => ok(await deps.deleteSenderId.execute(memberScope(input), input.params['id'] ?? '')),
+      handler: async (input) => ok(await deps.deleteSenderId.execute(requireMember(input), input.params['id'] ?? '')),
     },
   ];
 }
 
-function memberScope(input: RequestInput): { organizationId: string; userId: string } {
-  const tenant = requireTenant(input);
-  if (!tenant.userId) throw new Error('sender ID routes need a member session, not an API key');
-  return { organizationId: tenant.organizationId, userId: tenant.userId };
-}

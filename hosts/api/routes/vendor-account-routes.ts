@@ -4,7 +4,7 @@ import type { RemoveVendorAccount } from '../../../core/use-cases/vendor-account
 import type { TestVendorAccount } from '../../../core/use-cases/vendor-accounts/test-vendor-account.ts';
 import { UpdateVendorAccountInput, type UpdateVendorAccount } from '../../../core/use-cases/vendor-accounts/update-vendor-account.ts';
 import { ProviderTestInput } from '../../../core/use-cases/providers/send-provider-test-message.ts';
-import { ok, requireTenant, type RequestInput, type RouteDefinition } from '../route.ts';
+import { ok, requireMember, requireTenant, type RouteDefinition } from '../route.ts';
 
 export interface VendorAccountRouteDeps {
   addVendorAccount: AddVendorAccount;
@@ -39,31 +39,26 @@ export function vendorAccountRoutes(deps: VendorAccountRouteDeps): RouteDefiniti
         201: 'The account (credentials are write-only)', ...DENIED, 400: 'VALIDATION_ERROR (a missing credential or setting, a reserved setting such as baseUrl)',
         409: 'CONFLICT (name already used by the organization)', 422: 'VENDOR_NOT_SUPPORTED, LIMIT_REACHED (10 per organization)',
       },
-      handler: async (input) => ok(await deps.addVendorAccount.execute(memberScope(input), input.body), 201),
+      handler: async (input) => ok(await deps.addVendorAccount.execute(requireMember(input), input.body), 201),
     },
     {
       method: 'PATCH', path: '/vendor-accounts/:id', tag: 'Vendor accounts', summary: 'Change an own vendor account; credentials, when given, replace the stored ones (rotation)',
       auth: 'tenant', permission: 'vendor-accounts:write', body: UpdateVendorAccountInput,
       responses: { 200: 'The account', ...DENIED, 400: 'VALIDATION_ERROR', ...NOT_FOUND, 409: 'CONFLICT (name)' },
-      handler: async (input) => ok(await deps.updateVendorAccount.execute(memberScope(input), input.params['id'] ?? '', input.body)),
+      handler: async (input) => ok(await deps.updateVendorAccount.execute(requireMember(input), input.params['id'] ?? '', input.body)),
     },
     {
       method: 'DELETE', path: '/vendor-accounts/:id', tag: 'Vendor accounts', summary: 'Remove an own vendor account and its credentials',
       auth: 'tenant', permission: 'vendor-accounts:write',
       responses: { 200: '{ id, deleted }', ...DENIED, ...NOT_FOUND },
-      handler: async (input) => ok(await deps.removeVendorAccount.execute(memberScope(input), input.params['id'] ?? '')),
+      handler: async (input) => ok(await deps.removeVendorAccount.execute(requireMember(input), input.params['id'] ?? '')),
     },
     {
       method: 'POST', path: '/vendor-accounts/:id/test-message', tag: 'Vendor accounts', summary: 'Send one test message through exactly this account (not recorded, not charged)',
       auth: 'tenant', permission: 'vendor-accounts:write', body: ProviderTestInput,
       responses: { 200: 'The vendor\'s answer: accepted with its message id, or its error', ...DENIED, 400: 'VALIDATION_ERROR', ...NOT_FOUND, 503: 'PROVIDER_UNAVAILABLE (inactive)' },
-      handler: async (input) => ok(await deps.testVendorAccount.execute(memberScope(input), input.params['id'] ?? '', input.body)),
+      handler: async (input) => ok(await deps.testVendorAccount.execute(requireMember(input), input.params['id'] ?? '', input.body)),
     },
   ];
 }
 
-function memberScope(input: RequestInput): { organizationId: string; userId: string } {
-  const tenant = requireTenant(input);
-  if (!tenant.userId) throw new Error('vendor account routes need a member session, not an API key');
-  return { organizationId: tenant.organizationId, userId: tenant.userId };
-}

@@ -103,19 +103,7 @@ describe('Verify use cases (in memory, fixed clock)', () => {
 
 describe('Verify starts of one recipient in one group commit', () => {
   it('leaves exactly the last one PENDING', async () => {
-    const core = buildCore();
-    const now = core.clock.now();
-    const organizationId = core.ids.next();
-    await core.storage.organizations.insert(newOrganization(organizationId, 'Momo Pay', now));
-    await core.storage.wallets.create(organizationId, now);
-    await core.storage.wallets.update(organizationId, () => ({ amount: 100_000, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
-    const deps: VerifyDeps = {
-      storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('k'),
-      coalescer: new AcceptCoalescer({ storage: core.storage, clock: core.clock, ids: core.ids, fraud: DEFAULT_FRAUD_LIMITS }),
-      checkCounter: new CheckCounter({ storage: core.storage, clock: core.clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
-    };
-    const start = new StartVerification(deps);
-    const ctx: SendContext = { organizationId, userId: null, apiKeyId: 'key', isSandbox: false };
+    const { core, organizationId, start, ctx } = await verifyKit();
     await Promise.all([1, 2, 3].map(() => start.execute(ctx, { to: '0241234567' })));
     const pending = await core.storage.verifications.list(organizationId, 10, 'PENDING');
     expect(pending).to.have.length(1);
