@@ -32,6 +32,20 @@ export function describeVerificationRepositoryContract(name: string, makeStorage
       expect(await storage.verifications.findById(org, v.id)).to.equal(null);
     });
 
+    it('inserts several at once and supersedes several recipients at once', async () => {
+      const org = await seedOrg();
+      const [a, b] = [aVerification(org, { recipient: '+233241000001', sends: [{ channel: 'SMS', messageId: 'm-a', createdAt: at(1) }] }), aVerification(org, { recipient: '+233241000002' })];
+      await storage.verifications.insertMany([a, b]);
+      expect(await storage.verifications.findById(org, a.id)).to.deep.equal(a);
+      expect(await storage.verifications.findById(org, b.id)).to.deep.equal(b);
+      const [c, d] = [aVerification(org, { recipient: a.recipient }), aVerification(org, { recipient: b.recipient })];
+      await storage.verifications.insertMany([c, d]);
+      expect(await storage.verifications.supersedeMany([{ organizationId: org, recipient: a.recipient, exceptId: c.id }, { organizationId: org, recipient: b.recipient, exceptId: d.id }], at(2))).to.equal(2);
+      expect((await storage.verifications.findById(org, a.id))?.status).to.equal('CANCELED');
+      expect((await storage.verifications.findById(org, c.id))?.status).to.equal('PENDING');
+      expect((await rejection(storage.verifications.insertMany([aVerification(org, { idempotencyKey: 'dup' }), aVerification(org, { idempotencyKey: 'dup' })]))).code).to.equal('CONFLICT');
+    });
+
     it('counts checks only while PENDING, unexpired and under the limit; approves once', async () => {
       const org = await seedOrg();
       const v = aVerification(org);
