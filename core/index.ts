@@ -254,3 +254,4 @@ export * from './use-cases/verify/verify-settings.ts';
 export * from './use-cases/verify/get-verify-analytics.ts';
 export * from './use-cases/verify/advance-verification.ts';
 export * from './use-cases/verify/check-counter.ts';
+export * from './use-cases/verify/expire-verifications.ts';

@@ -63,6 +63,13 @@ export class InMemoryVerificationRepository implements VerificationRepository {
     return counted;
   }
 
+  async expireDue(now: Date, limit: number): Promise<Verification[]> {
+    const due = [...this.#state.verifications.values()].filter((v) => v.status === 'PENDING' && v.expiresAt.getTime() <= now.getTime())
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime()).slice(0, limit);
+    for (const v of due) Object.assign(v, { status: 'EXPIRED', updatedAt: now });
+    return due.map(copy);
+  }
+
   async approve(organizationId: string, id: string, now: Date): Promise<Verification | null> {
     const v = this.#own(organizationId, id);
     if (!v || v.status !== 'PENDING') return null;

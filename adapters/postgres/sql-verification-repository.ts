@@ -88,6 +88,13 @@ export class SqlVerificationRepository implements VerificationRepository {
     [targets.map((t) => t.organizationId), targets.map((t) => t.id), maxAttempts, now])).map(toVerification);
   }
 
+  async expireDue(now: Date, limit: number): Promise<Verification[]> {
+    // skip locked: two workers sweeping at once take different rows.
+    return (await sqlRows<Row>(this.#em, `update verifications set status = 'EXPIRED', updated_at = $1
+      where id in (select id from verifications where status = 'PENDING' and expires_at <= $1 order by expires_at limit $2 for update skip locked)
+      and status = 'PENDING' returning *`, [now, limit])).map(toVerification);
+  }
+
   async approve(organizationId: string, id: string, now: Date): Promise<Verification | null> {
     return one(await sqlRows<Row>(this.#em, `update verifications set status = 'APPROVED', approved_at = $3, updated_at = $3
       where organization_id = $1 and id = $2 and status = 'PENDING' returning *`, [organizationId, id, now], { prepare: true }));

@@ -27,6 +27,8 @@ export interface VerificationRepository {
   countCheck(organizationId: string, id: string, maxAttempts: number, now: Date): Promise<Verification | null>;
   /** `countCheck` for several distinct verifications in one statement (group commit of checks): the ones counted. */
   countChecks(targets: ReadonlyArray<{ organizationId: string; id: string }>, maxAttempts: number, now: Date): Promise<Verification[]>;
+  /** PENDING verifications past their expiry become EXPIRED, oldest first, at most `limit`; answers them (each once, across processes). */
+  expireDue(now: Date, limit: number): Promise<Verification[]>;
   /** PENDING -> APPROVED, once: null when it was not PENDING any more. */
   approve(organizationId: string, id: string, now: Date): Promise<Verification | null>;
   /** Moves the status when it is one of `from`; null otherwise. */

@@ -24,6 +24,7 @@ import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-hand
 import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
 import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
 import { verifyFallbackHandler } from './verify-fallback-handler.ts';
+import { ExpireVerifications } from '../../core/use-cases/verify/expire-verifications.ts';
 import { AdvanceVerification } from '../../core/use-cases/verify/advance-verification.ts';
 import { CsvParseReader } from '../../adapters/csv/csv-parse-reader.ts';
 import { ProcessContactImport } from '../../core/use-cases/contacts/process-contact-import.ts';
@@ -38,6 +39,8 @@ export const WORKER = {
 
 /** How often each worker process frees the claims of deliveries whose process died (RecoverAbandonedDeliveries). */
 const RECOVERY_SWEEP_MS = 10_000;
+/** How often each worker process expires and announces verifications past their expiry (ExpireVerifications). */
+const VERIFY_EXPIRY_SWEEP_MS = 30_000;
 
 /** Schedules the worker registers at start (cron, UTC). */
 export const SCHEDULES = [
@@ -86,6 +89,10 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
       new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
       config.workerConcurrency),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
+  container.bind(WORKER.tasks).toResolvedValue((deps): PeriodicTask => {
+    const expire = new ExpireVerifications(deps);
+    return { name: 'expire-verifications', everyMs: VERIFY_EXPIRY_SWEEP_MS, run: () => expire.execute() };
+  }, [MESSAGING.verifyDeps]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => verifyFallbackHandler(new AdvanceVerification(deps), config.workerConcurrency), [MESSAGING.verifyDeps]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);

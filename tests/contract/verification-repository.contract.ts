@@ -46,6 +46,18 @@ export function describeVerificationRepositoryContract(name: string, makeStorage
       expect((await rejection(storage.verifications.insertMany([aVerification(org, { idempotencyKey: 'dup' }), aVerification(org, { idempotencyKey: 'dup' })]))).code).to.equal('CONFLICT');
     });
 
+    it('expires PENDING verifications past their expiry once, oldest first, within the limit', async () => {
+      const org = await seedOrg();
+      const [old, older, fresh, done] = [aVerification(org, { expiresAt: at(-50) }), aVerification(org, { expiresAt: at(-100) }), aVerification(org, { expiresAt: at(1_000_000) }),
+        aVerification(org, { expiresAt: at(-100), status: 'APPROVED' })];
+      for (const v of [old, older, fresh, done]) await storage.verifications.insert(v);
+      const mine = (rows: Array<{ id: string }>) => rows.map((r) => r.id).filter((id) => [old.id, older.id, fresh.id, done.id].includes(id));
+      const swept = [...await storage.verifications.expireDue(at(0), 100_000)];
+      expect(mine(swept)).to.include.members([old.id, older.id]).and.not.include(fresh.id).and.not.include(done.id);
+      expect(mine(await storage.verifications.expireDue(at(0), 100_000))).to.deep.equal([]);
+      expect((await storage.verifications.findById(org, old.id))?.status).to.equal('EXPIRED');
+    });
+
     it('counts checks only while PENDING, unexpired and under the limit; approves once', async () => {
       const org = await seedOrg();
       const v = aVerification(org);

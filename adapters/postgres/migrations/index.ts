@@ -17,6 +17,7 @@ import { tenantAccountsSenderIds } from './0017-tenant-accounts-sender-ids.ts';
 import { providerMetricsIndexes } from './0018-provider-metrics-indexes.ts';
 import type { Migration } from './migration.ts';
 import { verify } from './0019-verify.ts';
+import { verifyExpiry } from './0020-verify-expiry.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry];

@@ -10,6 +10,7 @@ import { AdvanceVerification } from '../../../core/use-cases/verify/advance-veri
 import { CheckVerification } from '../../../core/use-cases/verify/check-verification.ts';
 import { ResendVerification } from '../../../core/use-cases/verify/resend-verification.ts';
 import { StartVerification } from '../../../core/use-cases/verify/start-verification.ts';
+import { ExpireVerifications } from '../../../core/use-cases/verify/expire-verifications.ts';
 import type { VerifyDeps } from '../../../core/use-cases/verify/verify-support.ts';
 import { buildCore } from '../../support/build-core.ts';
 
@@ -98,6 +99,23 @@ describe('Verify use cases (in memory, fixed clock)', () => {
     expect(noCode).to.include({ code: 'VALIDATION_ERROR' });
     const email = await kit.start.execute(kit.ctx, { to: 'Ama@Example.com', channel: 'EMAIL' });
     expect(email.verification).to.include({ to: 'Ama@example.com', country: null, channel: 'EMAIL' });
+  });
+});
+
+describe('Verify expiry sweep', () => {
+  it('expires and announces each unchecked verification once, leaving unexpired ones alone', async () => {
+    const kit = await verifyKit();
+    const { verification: short } = await kit.start.execute(kit.ctx, { to: '0241234567', expiresInSeconds: 60 });
+    const { verification: long } = await kit.start.execute(kit.ctx, { to: '0241234568', expiresInSeconds: 600 });
+    const sweep = new ExpireVerifications(kit.deps);
+    expect(await sweep.execute()).to.deep.equal({ expired: 0 });
+    kit.core.clock.advance(60_000);
+    expect(await sweep.execute()).to.deep.equal({ expired: 1 });
+    expect(await sweep.execute()).to.deep.equal({ expired: 0 });
+    expect((await kit.core.storage.verifications.findById(kit.organizationId, short.id))?.status).to.equal('EXPIRED');
+    expect((await kit.core.storage.verifications.findById(kit.organizationId, long.id))?.status).to.equal('PENDING');
+    const failed = (await kit.core.storage.outboundEvents.listRecent(kit.organizationId, 10)).filter((e) => e.kind === 'verification.failed');
+    expect(failed.map((e) => e.data['id'])).to.deep.equal([short.id]);
   });
 });
 
