@@ -121,7 +121,7 @@ export class NkraClient {
         if (response.ok && parsed?.success === true) return parsed.data as T;
         failure = apiError(response, parsed);
         if (!(response.status === 429 || response.status >= 500)) throw failure;
-        retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+        retryAfterMs = failure.retryAfterMs;
         if (retryAfterMs !== null && retryAfterMs > this.#maxRetryAfterMs) throw failure;
       } catch (error) {
         if (error instanceof NkraError && (error.status !== 0 ? !(error.status === 429 || error.status >= 500) : error.code === 'ABORTED')) throw error;
@@ -172,6 +172,7 @@ function apiError(response: Response, envelope: Envelope<unknown> | null): NkraE
   const error = envelope?.error;
   return new NkraError(error?.code ?? `HTTP_${response.status}`, error?.message ?? `HTTP ${response.status} ${response.statusText}`.trim(), {
     status: response.status, details: (error?.details ?? {}) as Record<string, unknown>, requestId: response.headers.get('x-request-id'),
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   });
 }
 

@@ -12,14 +12,17 @@ export class NkraError extends Error {
   readonly details: ErrorDetails;
   /** The X-Request-Id of the failed request, for support. */
   readonly requestId: string | null;
+  /** The answer's Retry-After in milliseconds (429 VERIFY_RATE_LIMITED, VERIFY_RESEND_COOLDOWN, 503 ...), null when absent. */
+  readonly retryAfterMs: number | null;
 
-  constructor(code: string, message: string, options: { status?: number; details?: ErrorDetails; requestId?: string | null; cause?: unknown } = {}) {
+  constructor(code: string, message: string, options: { status?: number; details?: ErrorDetails; requestId?: string | null; retryAfterMs?: number | null; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'NkraError';
     this.code = code;
     this.status = options.status ?? 0;
     this.details = options.details ?? {};
     this.requestId = options.requestId ?? null;
+    this.retryAfterMs = options.retryAfterMs ?? null;
   }
 
   get fieldErrors(): Record<string, string[]> {
