@@ -3,11 +3,12 @@ from .async_client import AsyncNkraClient
 from .client import API_VERSION, BULK_MAX, NkraClient, new_idempotency_key, parse_retry_after
 from .errors import NkraError
 from .types import CHANNELS, BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, TriggerStep, Verification, VerificationCheck
+from .verify import AsyncVerify, Verify
 from .webhooks import EVENT_HEADER, SIGNATURE_HEADER, WebhookEvent, parse_webhook, sign_webhook_body, verify_webhook_signature
 
 __version__ = "1.0.0"
 __all__ = [
     "API_VERSION", "AsyncNkraClient", "BULK_MAX", "CHANNELS", "EVENT_HEADER", "SIGNATURE_HEADER", "BulkMessageItem", "DeliveryLog", "EventTrigger",
-    "MessageDetail", "NkraClient", "NkraError", "TriggerStep", "Verification", "VerificationCheck", "WebhookEvent", "new_idempotency_key", "parse_retry_after",
+    "MessageDetail", "NkraClient", "NkraError", "TriggerStep", "Verification", "VerificationCheck", "Verify", "AsyncVerify", "WebhookEvent", "new_idempotency_key", "parse_retry_after",
     "parse_webhook", "sign_webhook_body", "verify_webhook_signature",
 ]

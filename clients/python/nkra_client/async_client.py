@@ -5,6 +5,7 @@ from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
 from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
+from .verify import AsyncVerify
 
 
 class AsyncNkraClient:
@@ -15,6 +16,8 @@ class AsyncNkraClient:
 
     def __init__(self, api_key: str, base_url: str = "http://localhost:3000", **options: Any) -> None:
         self._client = NkraClient(api_key, base_url=base_url, **options)
+        #: The Verify API: ``await client.verify.start(...)``, ``check``, ``resend``, ``cancel``, ``get``.
+        self.verify = AsyncVerify(self._client)
 
     async def send(self, channel: str, to: str, body: Optional[str] = None, **options: Any) -> DeliveryLog:
         return await asyncio.to_thread(self._client.send, channel, to, body, **options)

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
 from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
+from .verify import Verify
 
 API_VERSION = "1.0.0"
 BULK_MAX = 100
@@ -60,6 +61,8 @@ class NkraClient:
         self.base_delay = base_delay
         self.max_delay = max_delay
         self.max_retry_after = max_retry_after
+        #: The Verify API: ``client.verify.start(...)``, ``check``, ``resend``, ``cancel``, ``get``.
+        self.verify = Verify(self)
 
     # -- operations -------------------------------------------------------------------------------
 
@@ -113,7 +116,9 @@ class NkraClient:
 
     def verify_resend(self, verification_id: str, *, channel: Optional[str] = None, timeout: Optional[float] = None) -> Verification:
         """POST /verify/{id}/resend: a new code (the previous one stops working); 30 s apart, 5 sends at most."""
-        return cast(Verification, self._request("POST", f"/verify/{urllib.parse.quote(verification_id, safe='')}/resend", _compact({"channel": channel}), timeout))
+        # Never retried: a resend carries no idempotency key, so a retry after a lost answer would send a second code.
+        return cast(Verification, self._request("POST", f"/verify/{urllib.parse.quote(verification_id, safe='')}/resend", _compact({"channel": channel}), timeout,
+                                                max_retries=0))
 
     def verify_cancel(self, verification_id: str, *, timeout: Optional[float] = None) -> Verification:
         """POST /verify/{id}/cancel."""
@@ -125,7 +130,7 @@ class NkraClient:
 
     # -- transport --------------------------------------------------------------------------------
 
-    def _request(self, method: str, path: str, payload: Optional[Dict[str, Any]], timeout: Optional[float]) -> Any:
+    def _request(self, method: str, path: str, payload: Optional[Dict[str, Any]], timeout: Optional[float], max_retries: Optional[int] = None) -> Any:
         data = json.dumps(payload).encode("utf-8") if payload is not None else None
         attempt = 0
         while True:
@@ -136,10 +141,10 @@ class NkraClient:
                 failure = error
                 if error.status and not (error.status == 429 or error.status >= 500):
                     raise
-                retry_after = getattr(error, "_retry_after", None)
+                retry_after = error.retry_after
                 if retry_after is not None and retry_after > self.max_retry_after:
                     raise
-            if attempt >= self.max_retries:
+            if attempt >= (self.max_retries if max_retries is None else max_retries):
                 raise failure
             delay = retry_after if retry_after is not None else random.uniform(0, min(self.max_delay, self.base_delay * (2 ** attempt)))
             time.sleep(delay)
@@ -175,9 +180,8 @@ class NkraClient:
         err = envelope.get("error") if isinstance(envelope, dict) and isinstance(envelope.get("error"), dict) else {}
         failure = NkraError(str(err.get("code") or f"HTTP_{status}"), str(err.get("message") or f"HTTP {status}"), status=status,
                             details=err.get("details") if isinstance(err.get("details"), dict) else {},
-                            request_id=response_headers.get("X-Request-Id") if response_headers is not None else None)
-        if status == 429 or status >= 500:
-            setattr(failure, "_retry_after", parse_retry_after(response_headers.get("Retry-After") if response_headers is not None else None))
+                            request_id=response_headers.get("X-Request-Id") if response_headers is not None else None,
+                            retry_after=parse_retry_after(response_headers.get("Retry-After") if response_headers is not None else None))
         raise failure
 
 

@@ -13,13 +13,15 @@ class NkraError(Exception):
     """
 
     def __init__(self, code: str, message: str, status: int = 0, details: Optional[Dict[str, Any]] = None,
-                 request_id: Optional[str] = None) -> None:
+                 request_id: Optional[str] = None, retry_after: Optional[float] = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.details: Dict[str, Any] = details or {}
         self.request_id = request_id
+        #: The answer's Retry-After in seconds (429 VERIFY_RATE_LIMITED, VERIFY_RESEND_COOLDOWN, 503 ...), None when absent.
+        self.retry_after = retry_after
 
     @property
     def field_errors(self) -> Dict[str, List[str]]:
