@@ -1,5 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api } from '../api.ts';
+import { useSession } from '../session.tsx';
+import { HourlyRateChart, type HourRate } from '../svg-charts.tsx';
 import { Badge, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, toApiError, useAsync, useForm } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
 
@@ -9,14 +11,19 @@ interface Conversion { starts: number; approvals: number; conversionRate: number
 interface Analytics extends Conversion {
   byChannel: Array<Conversion & { channel: string }>;
   byCountry: Array<Conversion & { country: string }>;
-  perHour: Array<Conversion & { hour: string }>;
+  perHour: HourRate[];
 }
+
+/** PUT /verify/settings needs the permission verify:settings (docs/verify.md); other roles see the settings read-only. */
+const SETTINGS_ROLES = ['TENANT_OWNER', 'TENANT_ADMIN'];
+/** The prefix-blocking rule's level (docs/verify.md): at least 20 starts in an hour and under 10% approved. */
+const collapsed = (h: HourRate): boolean => h.starts >= 20 && (h.conversionRate ?? 0) < 10;
 
 /** Verify (docs/verify.md): settings, a try-it form, live conversion and recent verifications. */
 export function VerifyPage(): ReactNode {
   return (
     <Page title="Verify">
-      <Requires needs={['POST /verify/start', 'GET /verify/analytics']} feature="Verify">
+      <Requires needs={['POST /verify/start', 'POST /verify/check', 'GET /verify', 'GET /verify/analytics', 'GET /verify/settings']} feature="Verify">
         <p>One-time passcodes over SMS, WhatsApp, voice or email, charged per send like any message. Codes are stored only as a keyed hash.</p>
         <TryIt />
         <ConversionSection />
@@ -83,15 +90,10 @@ function ConversionSection(): ReactNode {
       {data && (
         <>
           <p data-testid="verify-conversion">{data.starts} started, {data.approvals} approved: <strong>{pct(data.conversionRate)}</strong></p>
-          {hours.length > 0 && <p className="hint">Conversion per hour, the last 48 hours with starts (red: a prefix-blocking level).</p>}
+          {hours.length > 0 && <p className="hint">Conversion per hour, the last 48 hours with starts.</p>}
           {hours.length > 0 && (
-            <svg className="chart" role="img" aria-label="Conversion per hour" viewBox="0 0 576 100" width="100%" height="120" preserveAspectRatio="none">
-              {hours.map((h, i) => (
-                <rect key={h.hour} x={(48 - hours.length + i) * 12 + 1} width={10} y={100 - (h.conversionRate ?? 0)} height={Math.max(1, h.conversionRate ?? 0)} fill={(h.conversionRate ?? 0) < 10 && h.starts >= 20 ? '#b91c1c' : '#2563eb'}>
-                  <title>{`${new Date(h.hour).toLocaleString()}: ${h.approvals}/${h.starts} (${pct(h.conversionRate)})`}</title>
-                </rect>
-              ))}
-            </svg>
+            <HourlyRateChart points={hours} label="Conversion per hour" bad={collapsed}
+              legend={{ ok: 'approved / started', bad: 'prefix-blocking level (20+ starts, under 10% approved)' }} />
           )}
           <div className="row">
             <Table title="By channel" rows={data.byChannel.map((c) => [c.channel, c])} />
@@ -134,16 +136,21 @@ function RecentSection(): ReactNode {
 }
 
 function SettingsSection(): ReactNode {
+  const { role, isAdmin } = useSession();
+  const canEdit = isAdmin || (role !== null && SETTINGS_ROLES.includes(role));
   const settings = useAsync(async () => api.get<Settings>('/verify/settings'));
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
-  useEffect(() => { if (settings.data) setDraft(settings.data); }, [settings.data]);
-  if (!draft) return <Loading />;
+  // The countries are edited as text and read on save (parsing each keystroke would swallow the comma being typed).
+  const [countries, setCountries] = useState('');
+  useEffect(() => { if (settings.data) { setDraft(settings.data); setCountries(settings.data.allowedCountries.join(', ')); } }, [settings.data]);
+  if (!draft) return settings.error ? <ErrorBanner error={settings.error} /> : <Loading />;
   const save = async (): Promise<void> => {
     try {
       setError(null); setSaved(false);
-      settings.setData(await api.put<Settings>('/verify/settings', draft));
+      const allowedCountries = countries.split(/[\s,]+/).map((c) => c.trim().toUpperCase()).filter(Boolean);
+      settings.setData(await api.put<Settings>('/verify/settings', { ...draft, allowedCountries }));
       setSaved(true);
     } catch (e) { setError(toApiError(e)); }
   };
@@ -155,17 +162,21 @@ function SettingsSection(): ReactNode {
       <h2 id="verify-settings-h">SMS-pumping defence and defaults</h2>
       <ErrorBanner error={error} />
       {saved && <Notice kind="success">Settings saved.</Notice>}
-      <label className="stacked">Allowed countries (ISO codes, comma-separated)
-        <input value={draft.allowedCountries.join(', ')} onChange={(e) => setDraft({ ...draft, allowedCountries: e.target.value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean) })} />
-      </label>
-      <div className="row">
-        {num('maxStartsPerRecipientPerHour', 'Starts per recipient per hour')}
-        {num('maxStartsPerIpPerHour', 'Starts per end-user IP per hour')}
-        {num('codeLength', 'Code length')}
-        {num('expiresInSeconds', 'Expiry (seconds)')}
-      </div>
-      <label className="inline"><input type="checkbox" checked={draft.prefixBlocking} onChange={(e) => setDraft({ ...draft, prefixBlocking: e.target.checked })} /> Pause prefixes whose conversion collapses (under 10% of 20+ starts in an hour)</label>
-      <button type="button" onClick={() => void save()}>Save settings</button>
+      {!canEdit && <p className="hint" data-testid="verify-settings-read-only">Only an owner or an admin of the organization can change these settings.</p>}
+      <fieldset disabled={!canEdit}>
+        <legend>Rules and defaults</legend>
+        <label className="stacked">Allowed countries (ISO codes, comma-separated)
+          <input value={countries} onChange={(e) => setCountries(e.target.value)} />
+        </label>
+        <div className="row">
+          {num('maxStartsPerRecipientPerHour', 'Starts per recipient per hour')}
+          {num('maxStartsPerIpPerHour', 'Starts per end-user IP per hour')}
+          {num('codeLength', 'Code length')}
+          {num('expiresInSeconds', 'Expiry (seconds)')}
+        </div>
+        <label className="inline"><input type="checkbox" checked={draft.prefixBlocking} onChange={(e) => setDraft({ ...draft, prefixBlocking: e.target.checked })} /> Pause prefixes whose conversion collapses (under 10% of 20+ starts in an hour)</label>
+        <button type="button" onClick={() => void save()}>Save settings</button>
+      </fieldset>
     </section>
   );
 }
