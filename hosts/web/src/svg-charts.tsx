@@ -59,24 +59,26 @@ export function Sparkline({ values, bad = [], label }: { values: readonly number
 
 export interface HourRate { hour: string; starts: number; approvals: number; conversionRate: number | null }
 
-const dayHour = (iso: string): string => new Date(iso).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+const HOUR = 3_600_000;
+const dayHour = (ms: number): string => new Date(ms).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
 /**
- * A rate (0-100 %) per hour as bars on a fixed scale of `slots` hours (the latest hours, right-aligned), with 0 / 50 / 100 %
- * grid lines; hours flagged by `bad` (e.g. a prefix-blocking level of conversion) are drawn in red.
+ * A rate (0-100 %) per hour as bars on a fixed scale: the `slots` hours up to the current one, each bar at its own
+ * hour (hours without data stay empty), 0 / 50 / 100 % grid lines; hours flagged by `bad` are drawn in red.
  */
-export function HourlyRateChart({ points, label, bad, legend, slots = 48 }: {
-  points: readonly HourRate[]; label: string; bad: (p: HourRate) => boolean; legend: { ok: string; bad: string }; slots?: number;
+export function HourlyRateChart({ points, label, bad, legend, slots = 48, now = Date.now() }: {
+  points: readonly HourRate[]; label: string; bad: (p: HourRate) => boolean; legend: { ok: string; bad: string }; slots?: number; now?: number;
 }): ReactNode {
   const [width, height, left, bottom, top] = [720, 160, 40, 22, 8];
   const plotH = height - bottom - top;
-  const shown = points.slice(-slots);
+  const last = Math.floor(now / HOUR) * HOUR;
+  const first = last - (slots - 1) * HOUR;
+  const shown = points.map((p) => ({ p, slot: Math.round((Date.parse(p.hour) - first) / HOUR) })).filter(({ slot }) => slot >= 0 && slot < slots);
   const barW = (width - left - 4) / slots;
   const y = (rate: number): number => top + plotH - (rate / 100) * plotH;
-  const x = (i: number): number => left + (slots - shown.length + i) * barW;
-  const starts = shown.reduce((s, p) => s + p.starts, 0);
-  const approvals = shown.reduce((s, p) => s + p.approvals, 0);
-  const summary = `${label}: ${approvals} of ${starts} approved over ${shown.length} hours with starts`;
+  const starts = shown.reduce((s, { p }) => s + p.starts, 0);
+  const approvals = shown.reduce((s, { p }) => s + p.approvals, 0);
+  const summary = `${label}: ${approvals} of ${starts} approved in the last ${slots} hours`;
   return (
     <figure className="minute-chart" data-testid="hourly-rate-chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary}>
@@ -84,14 +86,14 @@ export function HourlyRateChart({ points, label, bad, legend, slots = 48 }: {
         {[0, 50, 100].map((t) => (
           <g key={t}><line x1={left} x2={width - 4} y1={y(t)} y2={y(t)} className="grid" /><text x={left - 4} y={y(t) + 4} textAnchor="end">{`${t}%`}</text></g>
         ))}
-        {shown.map((p, i) => (
-          <rect key={p.hour} x={x(i) + 0.5} width={Math.max(barW - 1, 1)} y={y(p.conversionRate ?? 0) - (p.conversionRate ? 0 : 1)} height={Math.max(1, top + plotH - y(p.conversionRate ?? 0))}
-            className={bad(p) ? 'bar-failed' : 'bar-attempts'}>
-            <title>{`${dayHour(p.hour)}: ${p.approvals} of ${p.starts} approved (${p.conversionRate === null ? '–' : `${p.conversionRate}%`})`}</title>
+        {shown.map(({ p, slot }) => (
+          <rect key={p.hour} x={left + slot * barW + 0.5} width={Math.max(barW - 1, 1)} y={Math.min(y(p.conversionRate ?? 0), top + plotH - 1)}
+            height={Math.max(1, top + plotH - y(p.conversionRate ?? 0))} className={bad(p) ? 'bar-failed' : 'bar-attempts'}>
+            <title>{`${dayHour(Date.parse(p.hour))}: ${p.approvals} of ${p.starts} approved (${p.conversionRate === null ? '–' : `${p.conversionRate}%`})`}</title>
           </rect>
         ))}
-        {shown.length > 0 && <text x={x(0)} y={height - 6} textAnchor="start">{dayHour(shown[0]!.hour)}</text>}
-        {shown.length > 1 && <text x={width - 4} y={height - 6} textAnchor="end">{dayHour(shown[shown.length - 1]!.hour)}</text>}
+        <text x={left} y={height - 6} textAnchor="start">{dayHour(first)}</text>
+        <text x={width - 4} y={height - 6} textAnchor="end">{dayHour(last)}</text>
       </svg>
       <figcaption className="hint"><span className="key key-attempts" /> {legend.ok} <span className="key key-failed" /> {legend.bad}</figcaption>
     </figure>

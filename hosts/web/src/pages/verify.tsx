@@ -81,7 +81,7 @@ function ConversionSection(): ReactNode {
   const analytics = useAsync(async () => api.get<Analytics>('/verify/analytics?days=7'));
   useEffect(() => { const t = setInterval(() => void analytics.reload(), 10_000); return () => clearInterval(t); }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const data = analytics.data;
-  const hours = data?.perHour.slice(-48) ?? [];
+  const hours = data?.perHour ?? [];
   return (
     <section aria-labelledby="verify-conv-h">
       <h2 id="verify-conv-h">Conversion, last 7 days</h2>
@@ -90,14 +90,14 @@ function ConversionSection(): ReactNode {
       {data && (
         <>
           <p data-testid="verify-conversion">{data.starts} started, {data.approvals} approved: <strong>{pct(data.conversionRate)}</strong></p>
-          {hours.length > 0 && <p className="hint">Conversion per hour, the last 48 hours with starts.</p>}
+          {hours.length > 0 && <p className="hint">Conversion per hour, the last 48 hours (an hour without starts has no bar).</p>}
           {hours.length > 0 && (
             <HourlyRateChart points={hours} label="Conversion per hour" bad={collapsed}
               legend={{ ok: 'approved / started', bad: 'prefix-blocking level (20+ starts, under 10% approved)' }} />
           )}
           <div className="row">
-            <Table title="By channel" rows={data.byChannel.map((c) => [c.channel, c])} />
-            <Table title="By country" rows={data.byCountry.map((c) => [c.country, c])} />
+            <Table title="By channel" column="Channel" rows={data.byChannel.map((c) => [c.channel, c])} />
+            <Table title="By country" column="Country" rows={data.byCountry.map((c) => [c.country, c])} />
           </div>
         </>
       )}
@@ -105,11 +105,11 @@ function ConversionSection(): ReactNode {
   );
 }
 
-function Table({ title, rows }: { title: string; rows: Array<[string, Conversion]> }): ReactNode {
+function Table({ title, column, rows }: { title: string; column: string; rows: Array<[string, Conversion]> }): ReactNode {
   return (
     <div className="table-wrap"><table>
       <caption>{title}</caption>
-      <thead><tr><th scope="col">{title.replace('By ', '')}</th><th scope="col">Started</th><th scope="col">Approved</th><th scope="col">Conversion</th></tr></thead>
+      <thead><tr><th scope="col">{column}</th><th scope="col">Started</th><th scope="col">Approved</th><th scope="col">Conversion</th></tr></thead>
       <tbody>{rows.map(([k, c]) => <tr key={k}><td>{k}</td><td>{c.starts}</td><td>{c.approvals}</td><td>{pct(c.conversionRate)}</td></tr>)}</tbody>
     </table></div>
   );
