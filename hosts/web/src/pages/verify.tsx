@@ -136,8 +136,9 @@ function RecentSection(): ReactNode {
 }
 
 function SettingsSection(): ReactNode {
-  const { role, isAdmin } = useSession();
-  const canEdit = isAdmin || (role !== null && SETTINGS_ROLES.includes(role));
+  const { role, impersonating } = useSession();
+  // An impersonating platform administrator acts as TENANT_ADMIN (IMPERSONATION_ROLE in core).
+  const canEdit = impersonating || (role !== null && SETTINGS_ROLES.includes(role));
   const settings = useAsync(async () => api.get<Settings>('/verify/settings'));
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
