@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'VERIFY_PREFIX_BLOCKED',
   'VERIFY_RESEND_COOLDOWN',
   'VERIFY_MAX_SENDS',
+  'WHATSAPP_WINDOW_CLOSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
 import type { TopUpLimits } from '../core/domain/payment.ts';
+import type { RetentionSettings } from '../adapters/postgres/partition-maintenance.ts';
 
 /**
  * Service configuration, read from environment variables and validated at start. Every variable is
@@ -57,8 +58,17 @@ export interface Config {
   importMaxBytes: number;
   /** Pesewas the platform charges per message sent through an organization's own vendor account (docs/providers.md). */
   ownAccountFee: number;
+  /** In-app inbox streams (docs/inbox.md): open SSE streams per subscriber, and per API process. */
+  inboxStreamsPerSubscriber: number;
+  inboxStreamsMax: number;
+  /** SEND_WINDOWS: false holds no message to its country's send windows (docs/consent.md); quiet hours still apply. */
+  sendWindows: boolean;
   /** VENDOR_BASE_URLS: vendor key -> base URL for organizations' own accounts (regional endpoints, local fakes); tenants cannot set one. */
   vendorBaseUrls: Record<string, string>;
+  /** Retention and partition upkeep (docs/operations.md): RETENTION_*, PARTITIONS_AHEAD_MONTHS, ARCHIVE_DIR. */
+  retention: RetentionSettings;
+  /** PARTITION_MAINTENANCE_INTERVAL_MS: how often each worker runs partition upkeep and retention (one at a time across processes). */
+  partitionMaintenanceMs: number;
 }
 
 const intIn = (min: number, max: number) => v.pipe(
@@ -84,6 +94,8 @@ const EnvSchema = v.object({
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   SHUTDOWN_TIMEOUT_MS: v.optional(intIn(0, 600_000), '25000'),
   WORKER_CONCURRENCY: v.optional(intIn(1, 200), '25'),
+  INBOX_STREAMS_PER_SUBSCRIBER: v.optional(intIn(1, 1_000), '10'),
+  INBOX_STREAMS_MAX: v.optional(intIn(1, 1_000_000), '20000'),
   LOGIN_LIMIT_PER_EMAIL: v.optional(intIn(1, 10_000), '10'),
   LOGIN_LIMIT_PER_IP: v.optional(intIn(1, 100_000), '100'),
   PASSWORD_RESET_TTL_MINUTES: v.optional(intIn(5, 24 * 60), '30'),
@@ -109,11 +121,18 @@ const EnvSchema = v.object({
   WORKER_METRICS_PORT: v.optional(intIn(1, 65535)),
   TRIAL_CREDIT_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(100, 'must be at most 100')), '5'),
   TRIAL_CREDITS_PER_DAY: v.optional(intIn(0, 1_000_000), '200'),
+  SEND_WINDOWS: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   OWN_ACCOUNT_FEE_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(10, 'must be at most 10')), '0.01'),
   VENDOR_BASE_URLS: v.optional(v.pipe(v.string(), v.check(isBaseUrlMap, 'must be a JSON object of vendor key to http(s) URL'))),
   IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
+  RETENTION_MESSAGES_MONTHS: v.optional(intIn(0, 1200), '13'),
+  RETENTION_OUTBOUND_EVENTS_MONTHS: v.optional(intIn(0, 1200), '3'),
+  RETENTION_WEBHOOK_DELIVERIES_DAYS: v.optional(intIn(0, 36_500), '30'),
+  PARTITIONS_AHEAD_MONTHS: v.optional(intIn(1, 24), '3'),
+  ARCHIVE_DIR: v.optional(v.pipe(v.string(), v.minLength(1))),
+  PARTITION_MAINTENANCE_INTERVAL_MS: v.optional(intIn(1_000, 24 * 3600 * 1000), '3600000'),
 });
 
 export class ConfigError extends Error {
@@ -161,8 +180,15 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     importMaxBytes: e.IMPORT_MAX_BYTES,
-    ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100),
+    ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',
+    inboxStreamsPerSubscriber: e.INBOX_STREAMS_PER_SUBSCRIBER, inboxStreamsMax: e.INBOX_STREAMS_MAX,
     vendorBaseUrls: e.VENDOR_BASE_URLS ? JSON.parse(e.VENDOR_BASE_URLS) as Record<string, string> : {},
+    retention: {
+      messagesMonths: e.RETENTION_MESSAGES_MONTHS, outboundEventsMonths: e.RETENTION_OUTBOUND_EVENTS_MONTHS,
+      webhookDeliveriesDays: e.RETENTION_WEBHOOK_DELIVERIES_DAYS, monthsAhead: e.PARTITIONS_AHEAD_MONTHS,
+      archiveDir: e.ARCHIVE_DIR ? path.resolve(e.ARCHIVE_DIR) : null,
+    },
+    partitionMaintenanceMs: e.PARTITION_MAINTENANCE_INTERVAL_MS,
   };
 }
 

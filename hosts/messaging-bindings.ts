@@ -14,9 +14,17 @@ import type { VerifyDeps } from '../core/use-cases/verify/verify-support.ts';
 import { CheckCounter } from '../core/use-cases/verify/check-counter.ts';
 import { MAX_CHECK_ATTEMPTS } from '../core/domain/verification.ts';
 import { HmacPasscodes } from '../adapters/security/hmac-passcodes.ts';
+import { HmacOptOutLinks } from '../adapters/security/hmac-opt-out-links.ts';
+import type { OptOutLinkSigner } from '../core/ports/opt-out-links.ts';
+import type { SendTiming } from '../core/use-cases/messaging/send-timing.ts';
+import { CachedSendWindows } from '../adapters/cache/cached-send-windows.ts';
 import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
 import { ApplyDeliveryReport } from '../core/use-cases/messaging/apply-delivery-report.ts';
 import type { FraudLimits } from '../core/use-cases/messaging/send-context.ts';
+import { InAppInboxProvider, InAppProviderDirectory } from '../adapters/providers/in-app-provider.ts';
+import type { Storage } from '../core/ports/storage.ts';
+import type { IdGenerator } from '../core/ports/id-generator.ts';
+import type { Clock } from '../core/ports/clock.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { ProviderRuntime } from './provider-runtime.ts';
@@ -36,6 +44,10 @@ export const MESSAGING = {
   checkProviderHealth: token<CheckProviderHealth>('messaging.CheckProviderHealth'),
   applyDeliveryReport: token<ApplyDeliveryReport>('messaging.ApplyDeliveryReport'),
   fraudLimits: token<FraudLimits>('messaging.FraudLimits'),
+  /** Opt-out link tokens and addresses (docs/consent.md). */
+  optOutLinks: token<OptOutLinkSigner>('messaging.OptOutLinks'),
+  /** Send windows and quiet hours of the send path (docs/consent.md). */
+  sendTiming: token<SendTiming>('messaging.SendTiming'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
@@ -53,14 +65,23 @@ export interface MessagingOverrides {
  */
 export function bindMessaging(container: Container, config: Config, logger: Logger, overrides: MessagingOverrides = {}): void {
   bindWebhooks(container, config);
+  container.bind(MESSAGING.optOutLinks).toConstantValue(new HmacOptOutLinks(config.encryptionKey, config.publicUrl));
+  container.bind(MESSAGING.sendTiming).toConstantValue({ windows: new CachedSendWindows(), enforceWindows: config.sendWindows });
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
   if (overrides.runtime) container.bind(MESSAGING.runtime).toConstantValue(overrides.runtime);
   else container.bind(MESSAGING.runtime).toResolvedValue((repository, telemetry) => new ProviderRuntime(repository, config, logger, telemetry),
     [MESSAGING.providerRepository, MESSAGING.telemetry]).inSingletonScope();
   container.bind(MESSAGING.telemetry).toConstantValue(overrides.telemetry ?? new ProviderTelemetry(logger));
-  if (overrides.providers) container.bind(MESSAGING.providers).toConstantValue(overrides.providers);
-  else container.bind(MESSAGING.providers).toResolvedValue((runtime) => runtime.directory, [MESSAGING.runtime]).inSingletonScope();
+  // IN_APP is delivered by the inbox itself (docs/inbox.md), whatever vendor directory is in use.
+  const inApp = (inner: ProviderDirectory, storage: Storage, ids: IdGenerator, clock: Clock) => new InAppProviderDirectory(inner, new InAppInboxProvider({ storage, ids, clock }));
+  if (overrides.providers) {
+    const injected = overrides.providers;
+    container.bind(MESSAGING.providers).toResolvedValue((storage, ids, clock) => inApp(injected, storage, ids, clock), [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+  } else {
+    container.bind(MESSAGING.providers).toResolvedValue((runtime, storage, ids, clock) => inApp(runtime.directory, storage, ids, clock),
+      [MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+  }
   container.bind(MESSAGING.pricing).toResolvedValue((storage) => new CachedPricing(() => storage.pricing), [INFRA.storage]).inSingletonScope();
   container.bind(MESSAGING.fraudLimits).toConstantValue({
     recipientPerHour: config.fraudRecipientPerHour, newTenantDays: config.fraudNewTenantDays, newTenantPerHour: config.fraudNewTenantPerHour,
@@ -80,11 +101,11 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids, webhooks, pricing) => new DeliverMessage({
-      storage, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
+    (storage, providers, clock, ids, webhooks, pricing, optOutLinks) => new DeliverMessage({
+      storage, optOutLinks, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
       platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body)?.price ?? message.cost,
     }),
-    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing]).inSingletonScope();
+    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */

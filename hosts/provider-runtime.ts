@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_BREAKER_POLICY } from '../core/domain/circuit-breaker.ts';
-import { CHANNELS } from '../core/domain/channel.ts';
+import { CHANNELS, VENDOR_CHANNELS } from '../core/domain/channel.ts';
 import type { Clock } from '../core/ports/clock.ts';
 import type { ProviderConfig } from '../core/domain/provider.ts';
 import type { ProviderResult } from '../core/ports/channel-provider.ts';
@@ -158,6 +158,12 @@ export class ProviderRuntime {
 
   allAdapters(): VendorAdapter[] { return [...this.#adapters.values()]; }
 
+  /** The organization whose own vendor account a loaded adapter serves (docs/providers.md), or null for the platform's. */
+  ownerOf(adapter: VendorAdapter): string | null {
+    for (const built of this.#built.values()) if (built.adapter === adapter) return built.entry.config.organizationId;
+    return null;
+  }
+
   /**
    * Meta's webhook verification handshake (GET with hub.mode=subscribe): the challenge to echo when the
    * verify token matches a WhatsApp provider's credentials.verifyToken, else null.
@@ -196,7 +202,7 @@ export async function syncProviderConfiguration(repository: ProviderRepository, 
     return;
   }
   if ((await repository.list()).length > 0) return;
-  await configure.execute({ providers: CHANNELS.map((channel) => ({ name: `outbox-${channel.toLowerCase()}`, vendor: 'outbox', channel, priority: 1000, countries: ['*'] })) });
+  await configure.execute({ providers: VENDOR_CHANNELS.map((channel) => ({ name: `outbox-${channel.toLowerCase()}`, vendor: 'outbox', channel, priority: 1000, countries: ['*'] })) });
 }
 
 /** Replaces every "env:NAME" string with the variable's value; a missing variable is a configuration error. */

@@ -4,6 +4,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './logger.ts';
 import { buildApiContainer, buildApp } from './api/container.ts';
 import { listen } from './api/server.ts';
+import { API } from './api/tokens.ts';
 import { buildWorkerContainer, SCHEDULES, WORKER } from './worker/container.ts';
 import { startWorker } from './worker/worker.ts';
 import { bootstrapPlatformAdmin } from './cli/bootstrap-admin.ts';
@@ -36,6 +37,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     port: server.port, infra, apiContainer,
     async stop(timeoutMs) {
       stopWatch();
+      await apiContainer.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
       await server.close(timeoutMs);
       await worker.stop();
       await infra.close();

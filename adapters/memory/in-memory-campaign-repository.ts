@@ -1,4 +1,4 @@
-import { EMPTY_COUNTS, type Campaign, type CampaignCounts } from '../../core/domain/campaign.ts';
+import { countKeyOf, EMPTY_COUNTS, type Campaign, type CampaignCounts } from '../../core/domain/campaign.ts';
 import { AppError } from '../../core/errors.ts';
 import type { CampaignRecipient, CampaignRepository } from '../../core/ports/campaign-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
@@ -35,6 +35,12 @@ export class InMemoryCampaignRepository implements CampaignRepository {
     for (const r of recipients) this.#state.campaignRecipients.set(`${campaignId}/${r.contactId}`, { ...r, campaignId });
   }
 
+  async lockDueScheduled(now: Date, limit: number): Promise<Campaign[]> {
+    return [...this.#state.campaigns.values()]
+      .filter((c) => c.status === 'SCHEDULED' && c.scheduledAt !== null && c.scheduledAt.getTime() <= now.getTime())
+      .sort((a, b) => (a.scheduledAt?.getTime() ?? 0) - (b.scheduledAt?.getTime() ?? 0) || (a.id < b.id ? -1 : 1)).slice(0, limit).map(copy);
+  }
+
   async counts(organizationId: string, campaignId: string): Promise<CampaignCounts> {
     const counts = { ...EMPTY_COUNTS };
     for (const r of this.#state.campaignRecipients.values()) {
@@ -43,8 +49,8 @@ export class InMemoryCampaignRepository implements CampaignRepository {
       counts.recipients += 1;
       const message = this.#state.messages.get(r.messageId);
       if (!message || message.organizationId !== organizationId) continue;
-      const key = message.status.toLowerCase() as keyof CampaignCounts;
-      counts[key] += 1;
+      const key = countKeyOf(message.status);
+      if (key) counts[key] += 1;
     }
     return counts;
   }

@@ -62,6 +62,25 @@ export class InMemoryMessageRepository implements MessageRepository {
     return abandoned.map((m) => m.id);
   }
 
+  /** Transactions run one at a time in memory: the lock is the transaction itself. */
+  async lockDueScheduled(now: Date, limit: number): Promise<Message[]> {
+    return [...this.#state.messages.values()]
+      .filter((m) => m.status === 'SCHEDULED' && m.scheduledAt !== null && m.scheduledAt.getTime() <= now.getTime())
+      .sort((a, b) => a.scheduledAt!.getTime() - b.scheduledAt!.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit).map(copy);
+  }
+
+  async releaseScheduled(ids: readonly string[], now: Date): Promise<string[]> {
+    const moved: string[] = [];
+    for (const id of new Set(ids)) {
+      const m = this.#state.messages.get(id);
+      if (!m || m.status !== 'SCHEDULED') continue;
+      Object.assign(m, { status: 'QUEUED', updatedAt: new Date(now) });
+      moved.push(id);
+    }
+    return moved;
+  }
+
   async countSince(organizationId: string, since: Date): Promise<number> {
     return this.#recent(organizationId, since).length;
   }

@@ -13,6 +13,12 @@ import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repositor
 import { InMemorySessionRevocationRepository } from './in-memory-session-revocation-repository.ts';
 import { InMemorySenderIdRepository } from './in-memory-sender-id-repository.ts';
 import { InMemoryVerificationRepository } from './in-memory-verification-repository.ts';
+import { InMemoryInboxRepository } from './in-memory-inbox-repository.ts';
+import { InMemoryInboxFeed } from './in-memory-inbox-feed.ts';
+import { InMemoryOptOutLinkRepository } from './in-memory-opt-out-link-repository.ts';
+import { InMemorySendWindowRepository } from './in-memory-send-window-repository.ts';
+import { InMemoryConversationRepository } from './in-memory-conversation-repository.ts';
+import { InMemoryInboundNumberRepository } from './in-memory-inbound-number-repository.ts';
 import { InMemoryMessageRepository } from './in-memory-message-repository.ts';
 import { InMemoryMessageStatusRepository } from './in-memory-message-status-repository.ts';
 import { InMemoryPricingRepository } from './in-memory-pricing-repository.ts';
@@ -48,7 +54,10 @@ export class InMemoryStorage implements Storage {
   readonly platformReports;
   readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
-  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications;
+  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications; readonly optOutLinks; readonly sendWindows; readonly inbox;
+  readonly conversations; readonly inboundNumbers;
+  /** Where the inbox repository publishes feed changes (in process). */
+  readonly inboxFeed = new InMemoryInboxFeed();
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ids: IdGenerator) {
@@ -84,6 +93,11 @@ export class InMemoryStorage implements Storage {
     this.campaigns = new InMemoryCampaignRepository(this.state);
     this.senderIds = new InMemorySenderIdRepository(this.state);
     this.verifications = new InMemoryVerificationRepository(this.state);
+    this.inbox = new InMemoryInboxRepository(this.state, this.inboxFeed);
+    this.optOutLinks = new InMemoryOptOutLinkRepository(this.state);
+    this.sendWindows = new InMemorySendWindowRepository(this.state);
+    this.conversations = new InMemoryConversationRepository(this.state);
+    this.inboundNumbers = new InMemoryInboundNumberRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

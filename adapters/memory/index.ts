@@ -36,3 +36,7 @@ export * from './in-memory-contact-import-repository.ts';
 export * from './in-memory-segment-repository.ts';
 export * from './in-memory-campaign-repository.ts';
 export * from './in-memory-provider-metrics-repository.ts';
+export * from './in-memory-conversation-repository.ts';
+export * from './in-memory-inbound-number-repository.ts';
+export * from './in-memory-inbox-repository.ts';
+export * from './in-memory-inbox-feed.ts';

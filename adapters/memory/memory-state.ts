@@ -1,3 +1,5 @@
+import type { SendWindow } from '../../core/domain/send-window.ts';
+import type { OptOutLink } from '../../core/ports/opt-out-links.ts';
 import type { ApiKey } from '../../core/domain/api-key.ts';
 import type { Membership, Organization } from '../../core/domain/organization.ts';
 import type { User } from '../../core/domain/user.ts';
@@ -22,6 +24,9 @@ import type { Campaign } from '../../core/domain/campaign.ts';
 import type { CampaignRecipient } from '../../core/ports/campaign-repository.ts';
 import type { SenderId } from '../../core/domain/sender-id.ts';
 import type { Verification, VerifySettings } from '../../core/domain/verification.ts';
+import type { Conversation, InboundMessage, InboundNumber } from '../../core/domain/conversation.ts';
+import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
+import type { InboxItem, InboxSettings } from '../../core/domain/inbox.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -45,6 +50,8 @@ export class MemoryState {
   senderIds = new Map<string, SenderId>();
   verifications = new Map<string, Verification>();
   verifySettings = new Map<string, VerifySettings>();
+  inboxItems = new Map<string, InboxItem>();
+  inboxSettings = new Map<string, InboxSettings>();
   pricingRules: PricingRule[] = [];
   idempotency = new Map<string, { requestHash: string; messageIds: string[]; expiresAt: Date }>();
   /** Revoked session token ids -> when the token would expire. */
@@ -52,6 +59,9 @@ export class MemoryState {
   /** User id -> sessions issued before this are refused. */
   sessionCutoffs = new Map<string, Date>();
   suppressions = new Map<string, Suppression>();
+  optOutLinks = new Map<string, OptOutLink>();
+  /** Seeded as migration 0021 seeds the database: GH marketing, Monday to Saturday, 08:00-19:00. */
+  sendWindows: SendWindow[] = [{ country: 'GH', category: 'MARKETING', days: [1, 2, 3, 4, 5, 6], opensAt: '08:00', closesAt: '19:00' }];
   statusEvents: MessageStatusEvent[] = [];
   attempts: MessageAttempt[] = [];
   outboundEvents: OutboundEvent[] = [];
@@ -72,6 +82,10 @@ export class MemoryState {
   campaigns = new Map<string, Campaign>();
   /** Key: `${campaignId}/${contactId}`. */
   campaignRecipients = new Map<string, CampaignRecipient & { campaignId: string }>();
+  conversations = new Map<string, Conversation>();
+  inboundMessages: InboundMessage[] = [];
+  inboundNumbers = new Map<string, InboundNumber>();
+  inboundKeywords: TenantKeyword[] = [];
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

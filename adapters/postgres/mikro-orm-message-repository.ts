@@ -1,6 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { Channel, DeliveryStatus } from '../../core/domain/channel.ts';
+import type { Channel, DeliveryStatus, TemplateCategory } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
 import { recipientCountKey, type DeliveryLogFilter, type MessagePage, type MessagePatch, type MessageRepository } from '../../core/ports/message-repository.ts';
 import { MessageEntity } from './entities/message-entity.ts';
@@ -64,6 +64,20 @@ export class MikroOrmMessageRepository implements MessageRepository {
     const rows = await sqlRows<{ id: string }>(this.#em, `update messages set lease_until = null, updated_at = $1
       where id in (select id from messages where status = 'PENDING' and lease_until < $1 order by lease_until limit $2 for update skip locked)
       returning id`, [now, limit]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Served by the partial index messages_scheduled_due (scheduled_at, id) where status = 'SCHEDULED' (migration 0021). */
+  async lockDueScheduled(now: Date, limit: number): Promise<Message[]> {
+    const rows = await sqlRows<SelectedRow>(this.#em, `select ${entityColumns(this.#em, MessageEntity).selectList} from messages
+      where status = 'SCHEDULED' and scheduled_at <= $1 order by scheduled_at, id limit $2 for update skip locked`, [now, limit], { prepare: true });
+    return rows.map(fromSelected);
+  }
+
+  async releaseScheduled(ids: readonly string[], now: Date): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await sqlRows<{ id: string }>(this.#em, `update messages set status = 'QUEUED', updated_at = $2
+      where id = any($1::text[]) and status = 'SCHEDULED' returning id`, [[...new Set(ids)], now], { prepare: true });
     return rows.map((r) => r.id);
   }
 
@@ -158,11 +172,11 @@ function conditionsOf(organizationId: string, filter: DeliveryLogFilter): { sql:
 
 /** A raw row selected with the entity's property names as column aliases; timestamps may arrive as text. */
 export type SelectedRow = Omit<Row, DateKey> & Record<DateKey, Date | string | null>;
-type DateKey = 'leaseUntil' | 'createdAt' | 'updatedAt' | 'sentAt' | 'deliveredAt' | 'failedAt';
+type DateKey = 'scheduledAt' | 'leaseUntil' | 'createdAt' | 'updatedAt' | 'sentAt' | 'deliveredAt' | 'failedAt';
 
 export function fromSelected(row: SelectedRow): Message {
   return toMessage({
-    ...row, leaseUntil: toDate(row.leaseUntil), createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)!,
+    ...row, scheduledAt: toDate(row.scheduledAt), leaseUntil: toDate(row.leaseUntil), createdAt: toDate(row.createdAt)!, updatedAt: toDate(row.updatedAt)!,
     sentAt: toDate(row.sentAt), deliveredAt: toDate(row.deliveredAt), failedAt: toDate(row.failedAt),
   } as Row);
 }
@@ -171,7 +185,7 @@ function toMessage(row: Row): Message {
   return {
     id: row.id, organizationId: row.organizationId, internalMessageId: row.internalMessageId, channel: row.channel as Channel,
     recipient: row.recipient, country: row.country ?? null, subject: row.subject ?? null, body: row.body, templateId: row.templateId ?? null,
-    status: row.status as DeliveryStatus, errorCode: row.errorCode ?? null, errorMessage: row.errorMessage ?? null,
+    category: row.category as TemplateCategory, status: row.status as DeliveryStatus, scheduledAt: row.scheduledAt ?? null, errorCode: row.errorCode ?? null, errorMessage: row.errorMessage ?? null,
     cost: Number(row.cost), price: Number(row.price), segments: row.segments, encoding: (row.encoding as Message['encoding']) ?? null,
     isSandbox: row.isSandbox, apiKeyId: row.apiKeyId ?? null, userId: row.userId ?? null, senderId: row.senderId ?? null,
     provider: row.provider ?? null, providerMessageId: row.providerMessageId ?? null, attempts: row.attempts,

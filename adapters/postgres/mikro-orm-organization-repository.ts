@@ -44,7 +44,7 @@ export function toOrganization(row: Row): Organization {
     businessEmail: row.businessEmail ?? null, timezone: row.timezone, defaultLanguage: row.defaultLanguage,
     website: row.website ?? null, onboardingComplete: row.onboardingComplete, complianceAcknowledged: row.complianceAcknowledged,
     monthlyVolume: row.monthlyVolume ?? null, preferredChannels: row.preferredChannels, paused: row.paused,
-    defaultSenderId: row.defaultSenderId ?? null,
+    defaultSenderId: row.defaultSenderId ?? null, quietHours: row.quietHours ?? null,
     createdAt: row.createdAt, updatedAt: row.updatedAt,
   };
 }

@@ -18,7 +18,12 @@ import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
 import { SqlSenderIdRepository } from './sql-sender-id-repository.ts';
+import { SqlOptOutLinkRepository } from './sql-opt-out-link-repository.ts';
+import { SqlSendWindowRepository } from './sql-send-window-repository.ts';
 import { SqlVerificationRepository } from './sql-verification-repository.ts';
+import { SqlConversationRepository } from './sql-conversation-repository.ts';
+import { SqlInboundNumberRepository } from './sql-inbound-number-repository.ts';
+import { SqlInboxRepository } from './sql-inbox-repository.ts';
 import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
@@ -78,6 +83,11 @@ export class MikroOrmStorage implements Storage {
   get segments() { return new SqlSegmentRepository(this.#database.em()); }
   get senderIds() { return new SqlSenderIdRepository(this.#database.em()); }
   get verifications() { return new SqlVerificationRepository(this.#database.em()); }
+  get inbox() { return new SqlInboxRepository(this.#database.em()); }
+  get optOutLinks() { return new SqlOptOutLinkRepository(this.#database.em()); }
+  get sendWindows() { return new SqlSendWindowRepository(this.#database.em()); }
+  get conversations() { return new SqlConversationRepository(this.#database.em()); }
+  get inboundNumbers() { return new SqlInboundNumberRepository(this.#database.em()); }
   get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -117,6 +127,11 @@ export class MikroOrmStorage implements Storage {
       segments: new SqlSegmentRepository(em),
       senderIds: new SqlSenderIdRepository(em),
       verifications: new SqlVerificationRepository(em),
+      inbox: new SqlInboxRepository(em),
+      optOutLinks: new SqlOptOutLinkRepository(em),
+      sendWindows: new SqlSendWindowRepository(em),
+      conversations: new SqlConversationRepository(em),
+      inboundNumbers: new SqlInboundNumberRepository(em),
       campaigns: new SqlCampaignRepository(em),
     };
   }

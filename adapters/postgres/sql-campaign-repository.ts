@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { EMPTY_COUNTS, type Campaign, type CampaignCounts, type CampaignStatus } from '../../core/domain/campaign.ts';
+import { countKeyOf, EMPTY_COUNTS, type Campaign, type CampaignCounts, type CampaignStatus } from '../../core/domain/campaign.ts';
 import type { Channel } from '../../core/domain/channel.ts';
 import { AppError } from '../../core/errors.ts';
 import type { CampaignRecipient, CampaignRepository } from '../../core/ports/campaign-repository.ts';
@@ -70,6 +70,13 @@ export class SqlCampaignRepository implements CampaignRepository {
     if (rows.length !== recipients.length) throw new AppError('CONFLICT', 'campaign recipient already exists');
   }
 
+  /** Served by the partial index campaigns_scheduled_due (migration 0022). */
+  async lockDueScheduled(now: Date, limit: number): Promise<Campaign[]> {
+    const rows = await sqlRows<Row>(this.#em, `select * from campaigns where status = 'SCHEDULED' and scheduled_at <= $1
+      order by scheduled_at, id limit $2 for update skip locked`, [now, limit]);
+    return rows.map(toCampaign);
+  }
+
   async counts(organizationId: string, campaignId: string): Promise<CampaignCounts> {
     const rows = await sqlRows<{ status: string | null; n: string | number }>(this.#em, `select m.status, count(*) as n from campaign_recipients r
       left join messages m on m.id = r.message_id and m.organization_id = $1 where r.campaign_id = $2 group by m.status`, [organizationId, campaignId]);
@@ -78,8 +85,8 @@ export class SqlCampaignRepository implements CampaignRepository {
       const n = Number(row.n);
       if (row.status === null) { counts.skipped += n; continue; }
       counts.recipients += n;
-      const key = row.status.toLowerCase() as keyof CampaignCounts;
-      if (key in counts) counts[key] += n;
+      const key = countKeyOf(row.status);
+      if (key) counts[key] += n;
     }
     return counts;
   }

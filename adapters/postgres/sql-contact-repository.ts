@@ -10,7 +10,7 @@ import { sqlRows, toDate } from './sql-rows.ts';
 export interface ContactRow {
   id: string; organization_id: string; first_name: string | null; last_name: string | null; phone: string | null; email: string | null;
   country_code: string; tags: string[] | string; fcm_token: string | null; attributes: Record<string, string> | string | null;
-  opted_out_at: Date | string | null; created_at: Date | string; updated_at: Date | string;
+  opted_out_at: Date | string | null; created_at: Date | string; updated_at: Date | string; time_zone?: string | null;
 }
 
 export function toContact(r: ContactRow): Contact {
@@ -18,12 +18,12 @@ export function toContact(r: ContactRow): Contact {
     id: r.id, organizationId: r.organization_id, firstName: r.first_name, lastName: r.last_name, phone: r.phone, email: r.email,
     countryCode: r.country_code, tags: typeof r.tags === 'string' ? (JSON.parse(r.tags) as string[]) : r.tags, fcmToken: r.fcm_token,
     attributes: typeof r.attributes === 'string' ? (JSON.parse(r.attributes) as Record<string, string>) : r.attributes ?? {},
-    optedOutAt: toDate(r.opted_out_at), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
+    ...(r.time_zone ? { timeZone: r.time_zone } : {}), optedOutAt: toDate(r.opted_out_at), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
   };
 }
 
 const COLUMNS = 'id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, opted_out_at, created_at, updated_at';
-const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.attributes, c.opted_out_at, c.created_at, c.updated_at';
+const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.attributes, c.time_zone, c.opted_out_at, c.created_at, c.updated_at';
 
 function toRow(c: Contact) {
   return {
@@ -44,9 +44,9 @@ export class SqlContactRepository implements ContactRepository {
   async insert(c: Contact): Promise<void> {
     // Through the ORM's execute (not sqlRows) so a duplicate phone/email surfaces as a unique violation.
     await translateUniqueViolation('contact', () => this.#em.execute(`insert into contacts
-      (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, opted_out_at, created_at, updated_at)
-      values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?)`,
-    [c.id, c.organizationId, c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.optedOutAt, c.createdAt, c.updatedAt]));
+      (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, time_zone, opted_out_at, created_at, updated_at)
+      values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?)`,
+    [c.id, c.organizationId, c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.timeZone ?? null, c.optedOutAt, c.createdAt, c.updatedAt]));
   }
 
   async findById(organizationId: string, id: string): Promise<Contact | null> {
@@ -56,8 +56,8 @@ export class SqlContactRepository implements ContactRepository {
 
   async update(c: Contact): Promise<boolean> {
     const result = await translateUniqueViolation('contact', () => this.#em.execute(`update contacts set first_name = ?, last_name = ?, phone = ?, email = ?,
-      country_code = ?, tags = ?::jsonb, fcm_token = ?, attributes = ?::jsonb, opted_out_at = ?, updated_at = ? where organization_id = ? and id = ?`,
-    [c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.optedOutAt, c.updatedAt, c.organizationId, c.id], 'run'));
+      country_code = ?, tags = ?::jsonb, fcm_token = ?, attributes = ?::jsonb, time_zone = ?, opted_out_at = ?, updated_at = ? where organization_id = ? and id = ?`,
+    [c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.timeZone ?? null, c.optedOutAt, c.updatedAt, c.organizationId, c.id], 'run'));
     return (result as { affectedRows?: number }).affectedRows === 1;
   }
 

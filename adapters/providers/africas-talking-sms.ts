@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
-import type { DeliveryReport, InboundCallback, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+import type { DeliveryReport, InboundCallback, InboundReport, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
   asNumber, asRecord, asString, callVendor, codeFromText, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer,
@@ -117,12 +117,31 @@ export class AfricasTalkingSmsProvider implements VendorAdapter {
     const fields = callbackFields(callback);
     const id = fields['id'];
     const status = fields['status'];
-    if (!id || !status) throw new AppError('VALIDATION_ERROR', "Africa's Talking delivery report without id or status");
+    if (!id || !status) {
+      if (isIncomingMessage(fields)) return []; // an incoming message: parseInbound reads it
+      throw new AppError('VALIDATION_ERROR', "Africa's Talking delivery report without id or status");
+    }
     const mapped = STATUSES[status.trim().toLowerCase()];
     if (!mapped) return [];
     const reason = fields['failureReason']?.trim().toLowerCase() ?? '';
     const errorCode = mapped.status === 'FAILED' ? FAILURE_REASONS[reason] ?? mapped.errorCode : null;
     return [{ providerMessageId: id, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
+  }
+
+  /**
+   * An incoming message (form POST `from`, `to`, `text`, `id`, `date`, `linkId` to the "Incoming
+   * messages" callback URL). AT does not sign callbacks, so an incoming message is only believed with a
+   * configured `callbackToken` carried by the URL (INVALID_SIGNATURE otherwise: a forged STOP must not
+   * unsubscribe anyone). A delivery report yields none.
+   */
+  parseInbound(callback: InboundCallback): InboundReport[] {
+    const fields = callbackFields(callback);
+    if (!isIncomingMessage(fields)) return [];
+    if (this.#callbackToken === null) throw new AppError('INVALID_SIGNATURE', "Africa's Talking incoming messages need a callbackToken in the callback URL");
+    checkCallbackToken(callback, this.#callbackToken);
+    const date = fields['date'] ? new Date(fields['date'].replace(' ', 'T')) : null;
+    return [{ providerMessageId: fields['id']!, channel: 'SMS', from: fields['from']!, to: fields['to'] ?? '', body: fields['text'] ?? '',
+      receivedAt: date && !Number.isNaN(date.getTime()) ? date : null, profileName: null }];
   }
 
   #readSend(answer: VendorAnswer, to: string): ProviderResult {
@@ -175,6 +194,11 @@ export function checkCallbackToken(callback: InboundCallback, expected: string |
   let given = '';
   try { given = new URL(callback.url).searchParams.get('token') ?? ''; } catch { given = ''; }
   if (!sameSecret(given, expected)) throw new AppError('INVALID_SIGNATURE', "Africa's Talking callback token is missing or wrong");
+}
+
+/** An incoming-message callback: sender, message id and text, no delivery status. */
+function isIncomingMessage(fields: Record<string, string>): boolean {
+  return fields['status'] === undefined && fields['text'] !== undefined && Boolean(fields['from']) && Boolean(fields['id']);
 }
 
 /** The fields of an AT callback: a form body (AT's format), or a JSON object. */

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
-import type { DeliveryReport, InboundCallback, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+import type { DeliveryReport, InboundCallback, InboundReport, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
   asRecord, asString, callVendor, httpFailure, internationalDigits, isSuccess, retryAfterNote, unhealthy, vendorFailure, vendorText,
   type VendorAnswer, type VendorFailure,
@@ -137,26 +137,51 @@ export class MetaWhatsappProvider implements VendorAdapter {
   /**
    * A webhook POST: checks `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the app secret,
    * constant time; INVALID_SIGNATURE when missing, wrong, or no app secret is configured), then
-   * returns one report per known status in `entry[].changes[].value.statuses[]`. Inbound user
-   * messages in the same envelope are ignored.
+   * returns one report per known status in `entry[].changes[].value.statuses[]` (user messages in the
+   * same envelope: parseInbound).
    */
   parseCallback(callback: InboundCallback): DeliveryReport[] {
+    const reports: DeliveryReport[] = [];
+    for (const value of this.#verifiedValues(callback)) {
+      for (const status of arrayOf(value['statuses'])) {
+        const report = statusReport(status);
+        if (report) reports.push(report);
+      }
+    }
+    return reports;
+  }
+
+  /**
+   * Messages users sent, from the same signed envelope (`value.messages[]`, names in `value.contacts[]`,
+   * the receiving number's id in `value.metadata.phone_number_id`). Text is read as is; a button or list
+   * reply by its title; other types (media, location ...) as "[type]".
+   */
+  parseInbound(callback: InboundCallback): InboundReport[] {
+    const inbound: InboundReport[] = [];
+    for (const value of this.#verifiedValues(callback)) {
+      const to = asString(asRecord(value['metadata'])['phone_number_id']) ?? '';
+      const names = new Map(arrayOf(value['contacts']).map((c) => [asString(c['wa_id']) ?? '', asString(asRecord(c['profile'])['name'])]));
+      for (const message of arrayOf(value['messages'])) {
+        const id = asString(message['id']);
+        const from = asString(message['from']);
+        if (!id || !from) continue;
+        const seconds = Number(asString(message['timestamp']));
+        inbound.push({ providerMessageId: id, channel: 'WHATSAPP', from: `+${from.replace(/^\+/, '')}`, to, body: inboundText(message),
+          receivedAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null, profileName: names.get(from) ?? null });
+      }
+    }
+    return inbound;
+  }
+
+  /** The `value` objects of a webhook POST whose X-Hub-Signature-256 matches (INVALID_SIGNATURE otherwise). */
+  #verifiedValues(callback: InboundCallback): Array<Record<string, unknown>> {
     if (!this.#appSecret) throw new AppError('INVALID_SIGNATURE', 'WhatsApp webhook received but no app secret is configured');
     const given = headerValue(callback.headers, 'x-hub-signature-256') ?? '';
     const expected = `sha256=${createHmac('sha256', this.#appSecret).update(callback.rawBody).digest('hex')}`;
     if (!sameSecret(given.trim().toLowerCase(), expected)) throw new AppError('INVALID_SIGNATURE', 'WhatsApp webhook signature is missing or wrong');
     let payload: unknown;
     try { payload = JSON.parse(callback.rawBody.toString('utf8')); } catch { throw new AppError('VALIDATION_ERROR', 'WhatsApp webhook body is not JSON'); }
-    const reports: DeliveryReport[] = [];
-    for (const entry of arrayOf(asRecord(payload)['entry'])) {
-      for (const change of arrayOf(entry['changes'])) {
-        for (const status of arrayOf(asRecord(change['value'])['statuses'])) {
-          const report = statusReport(status);
-          if (report) reports.push(report);
-        }
-      }
-    }
-    return reports;
+    return arrayOf(asRecord(payload)['entry']).flatMap((entry) => arrayOf(entry['changes']).map((change) => asRecord(change['value'])));
   }
 
   /** The message's `type` and content: text, or the configured template; null when a template is wanted but none is configured. */
@@ -215,6 +240,18 @@ function statusReport(status: Record<string, unknown>): DeliveryReport | null {
     errorCode = typeof code === 'number' ? (mappedCode(code)?.code ?? `WHATSAPP_${code}`) : 'UNDELIVERED';
   }
   return { providerMessageId: id, status: mapped, errorCode, vendorStatus: word, occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null };
+}
+
+/** The text of an inbound WhatsApp message of any type. */
+function inboundText(message: Record<string, unknown>): string {
+  const type = asString(message['type']) ?? 'unknown';
+  if (type === 'text') return asString(asRecord(message['text'])['body']) ?? '';
+  if (type === 'button') return asString(asRecord(message['button'])['text']) ?? '[button]';
+  if (type === 'interactive') {
+    const interactive = asRecord(message['interactive']);
+    return asString(asRecord(interactive['button_reply'])['title']) ?? asString(asRecord(interactive['list_reply'])['title']) ?? '[interactive]';
+  }
+  return asString(asRecord(message[type])['caption']) ?? `[${type}]`;
 }
 
 function arrayOf(value: unknown): Array<Record<string, unknown>> {

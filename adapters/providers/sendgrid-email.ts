@@ -79,6 +79,7 @@ export class SendgridEmailProvider implements VendorAdapter {
       content: [{ type: 'text/plain', value: htmlToText(message.body) || ' ' }, { type: 'text/html', value: message.body }],
     };
     if (this.#replyTo) payload['reply_to'] = { email: this.#replyTo };
+    if (message.headers && Object.keys(message.headers).length > 0) payload['headers'] = { ...message.headers };
     if (this.#sandbox) payload['mail_settings'] = { sandbox_mode: { enable: true } };
     const call = await callVendor(LABEL, this.#url('/v3/mail/send'), { method: 'POST', headers: this.#headers(), body: JSON.stringify(payload) }, this.#timeoutMs);
     if (!call.ok) return call.failure;

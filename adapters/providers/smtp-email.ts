@@ -71,7 +71,7 @@ export class SmtpEmailProvider implements VendorAdapter {
       const info = await this.#transport.sendMail({
         from: this.#from, to: message.to, subject: message.subject ?? '',
         html: message.body, text: htmlToText(message.body),
-        headers: { 'X-Nkra-Message-Id': message.messageId },
+        headers: { ...message.headers, 'X-Nkra-Message-Id': message.messageId },
       }) as { messageId?: unknown; accepted?: unknown[] };
       if (Array.isArray(info.accepted) && info.accepted.length === 0) {
         return vendorFailure(false, 'INVALID_ADDRESS', `${LABEL}: the server accepted no recipient`);

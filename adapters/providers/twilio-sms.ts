@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
-import type { DeliveryReport, InboundCallback, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+import type { DeliveryReport, InboundCallback, InboundReport, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
   asNumber, asRecord, asString, callVendor, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer, type VendorFailure,
@@ -98,12 +98,31 @@ export class TwilioSmsProvider implements VendorAdapter {
     const params = this.#api.verifiedParams(callback);
     const sid = params.get('MessageSid') ?? params.get('SmsSid');
     const status = params.get('MessageStatus') ?? params.get('SmsStatus');
+    if (sid && !status && params.has('Body')) return []; // an incoming message: parseInbound reads it
     if (!sid || !status) throw new AppError('VALIDATION_ERROR', 'Twilio status callback without MessageSid or MessageStatus');
     const mapped = STATUSES[status.trim().toLowerCase()];
     if (!mapped) return [];
     const errorCode = mapped.status === 'FAILED' ? DELIVERY_ERRORS[params.get('ErrorCode') ?? ''] ?? mapped.errorCode : null;
     return [{ providerMessageId: sid, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
   }
+
+  /** Incoming SMS (twilioInbound), after the signature check. */
+  parseInbound(callback: InboundCallback): InboundReport[] {
+    return twilioInbound(this.#api.verifiedParams(callback));
+  }
+}
+
+/**
+ * An incoming SMS (the number's "A message comes in" webhook: `MessageSid`, `From`, `To`, `Body`,
+ * `SmsStatus=received`), verified like status callbacks (X-Twilio-Signature). WhatsApp senders
+ * (`whatsapp:+...`) are not read here: WhatsApp comes in through Meta's Cloud API.
+ */
+export function twilioInbound(params: URLSearchParams): InboundReport[] {
+  const sid = params.get('MessageSid') ?? params.get('SmsMessageSid') ?? params.get('SmsSid');
+  const status = (params.get('MessageStatus') ?? params.get('SmsStatus') ?? 'received').toLowerCase();
+  const from = params.get('From') ?? '';
+  if (!sid || !params.has('Body') || status !== 'received' || from === '' || /^whatsapp:/i.test(from)) return [];
+  return [{ providerMessageId: sid, channel: 'SMS', from, to: params.get('To') ?? '', body: params.get('Body') ?? '', receivedAt: null, profileName: null }];
 }
 
 /** The calls both Twilio adapters make, and the signature check of their callbacks. */

@@ -45,11 +45,24 @@ export interface CampaignCounts {
   delivered: number;
   failed: number;
   rejected: number;
+  /** Held for their send window or quiet hours' end (docs/consent.md); cancelled before their time. */
+  scheduled: number;
+  cancelled: number;
   /** Contacts in the audience that could not be messaged (no valid address for the channel ...). */
   skipped: number;
 }
 
-export const EMPTY_COUNTS: CampaignCounts = { recipients: 0, queued: 0, pending: 0, sent: 0, delivered: 0, failed: 0, rejected: 0, skipped: 0 };
+export const EMPTY_COUNTS: CampaignCounts = { recipients: 0, queued: 0, pending: 0, sent: 0, delivered: 0, failed: 0, rejected: 0, scheduled: 0, cancelled: 0, skipped: 0 };
+
+/**
+ * The count a recipient's message status falls under. A SCHEDULED message (held for a send window)
+ * keeps the campaign from completing until it goes out (RunCampaign); a CANCELLED one is final.
+ */
+export function countKeyOf(status: string): Exclude<keyof CampaignCounts, 'recipients' | 'skipped'> | null {
+  const key = status.toLowerCase();
+  return key === 'queued' || key === 'pending' || key === 'sent' || key === 'delivered' || key === 'failed' || key === 'rejected'
+    || key === 'scheduled' || key === 'cancelled' ? key : null;
+}
 
 /** The contact field a channel sends to. */
 export function addressKindOf(channel: Channel): ContactAddressField {

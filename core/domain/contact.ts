@@ -18,6 +18,8 @@ export interface Contact {
   attributes: Record<string, string>;
   /** Set when the contact opted out (they are also on the suppression list). */
   optedOutAt: Date | null;
+  /** IANA time zone for send windows and quiet hours (docs/consent.md); null or absent: the country's. */
+  timeZone?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,7 +27,7 @@ export interface Contact {
 export function contactView(c: Contact) {
   return {
     id: c.id, firstName: c.firstName, lastName: c.lastName, phone: c.phone, email: c.email, countryCode: c.countryCode,
-    tags: c.tags, fcmToken: c.fcmToken, attributes: c.attributes, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    tags: c.tags, fcmToken: c.fcmToken, attributes: c.attributes, timeZone: c.timeZone ?? null, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
   };
 }

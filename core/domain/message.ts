@@ -1,5 +1,5 @@
 import { pesewasToGhs, type Pesewas } from './money.ts';
-import type { Channel, DeliveryStatus } from './channel.ts';
+import type { Channel, DeliveryStatus, TemplateCategory } from './channel.ts';
 
 /**
  * A message and its delivery log: one row per recipient, the source of truth for status, cost and
@@ -17,7 +17,11 @@ export interface Message {
   subject: string | null;
   body: string;
   templateId: string | null;
+  /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
+  category: TemplateCategory;
   status: DeliveryStatus;
+  /** When a SCHEDULED message is (or was) released to delivery; null for a message sent at once. */
+  scheduledAt: Date | null;
   /** Why a message was rejected or failed (fraud code, SUPPRESSED, provider code). */
   errorCode: string | null;
   errorMessage: string | null;
@@ -48,7 +52,7 @@ export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
     id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
-    templateId: m.templateId, provider: m.provider, attempts: m.attempts,
+    templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
     sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
   };
@@ -57,4 +61,4 @@ export function deliveryLogView(m: Message) {
 }
 
 /** Statuses after which nothing more happens to a message. */
-export const FINAL_STATUSES: readonly DeliveryStatus[] = ['DELIVERED', 'FAILED', 'REJECTED'];
+export const FINAL_STATUSES: readonly DeliveryStatus[] = ['DELIVERED', 'FAILED', 'REJECTED', 'CANCELLED'];

@@ -17,9 +17,14 @@ export const DEFAULT_RETRY_RULES: RetryRules = { attempts: 1, backoffSeconds: 60
 export const RETRY_ATTEMPTS_MAX = 5;
 export const RETRY_DELAY_MAX_SECONDS = 86_400;
 
-/** The channels tried, once each, in order, after the chosen channel failed. */
+/**
+ * The channels tried, once each, in order, after the chosen channel failed. `unreadAfterMinutes`: an
+ * IN_APP message still unread that many minutes after it was sent counts as failed, and the next
+ * channel is sent (docs/inbox.md, "Unread fallback"); null or absent: an IN_APP message never falls back once stored.
+ */
 export interface FallbackRules {
   channels: Channel[];
+  unreadAfterMinutes?: number | null | undefined;
 }
 
 /** A named notification event a tenant configures and an integration triggers by slug (spec section 2). */

@@ -1,3 +1,4 @@
+import type { QuietHours } from './send-window.ts';
 import type { MemberRole } from './roles.ts';
 
 export interface Organization {
@@ -17,6 +18,8 @@ export interface Organization {
   paused: boolean;
   /** The approved sender ID SMS go out under when a send names none (docs/sender-ids.md); null: the provider's own. */
   defaultSenderId: string | null;
+  /** No non-urgent message reaches recipients in these local hours; it is SCHEDULED for their end (docs/consent.md). */
+  quietHours: QuietHours | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,7 +27,7 @@ export interface Organization {
 /** The organization fields a tenant may change (spec: Organization update). */
 export type OrganizationChanges = Partial<Pick<Organization,
   'name' | 'industry' | 'businessPhone' | 'businessEmail' | 'timezone' | 'defaultLanguage' | 'website'
-  | 'onboardingComplete' | 'complianceAcknowledged' | 'monthlyVolume' | 'preferredChannels' | 'defaultSenderId'>>;
+  | 'onboardingComplete' | 'complianceAcknowledged' | 'monthlyVolume' | 'preferredChannels' | 'defaultSenderId' | 'quietHours'>>;
 
 export interface Membership {
   id: string;
@@ -38,7 +41,7 @@ export function newOrganization(id: string, name: string, now: Date): Organizati
   return {
     id, name, industry: null, businessPhone: null, businessEmail: null, timezone: 'Africa/Accra', defaultLanguage: 'en',
     website: null, onboardingComplete: false, complianceAcknowledged: false, monthlyVolume: null, preferredChannels: [],
-    paused: false, defaultSenderId: null, createdAt: now, updatedAt: now,
+    paused: false, defaultSenderId: null, quietHours: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -47,7 +50,7 @@ export function organizationView(org: Organization) {
     id: org.id, name: org.name, industry: org.industry, businessPhone: org.businessPhone, businessEmail: org.businessEmail,
     timezone: org.timezone, defaultLanguage: org.defaultLanguage, website: org.website,
     onboardingComplete: org.onboardingComplete, complianceAcknowledged: org.complianceAcknowledged,
-    monthlyVolume: org.monthlyVolume, preferredChannels: org.preferredChannels, paused: org.paused, defaultSenderId: org.defaultSenderId,
+    monthlyVolume: org.monthlyVolume, preferredChannels: org.preferredChannels, paused: org.paused, defaultSenderId: org.defaultSenderId, quietHours: org.quietHours ?? null,
     createdAt: org.createdAt.toISOString(), updatedAt: org.updatedAt.toISOString(),
   };
 }

@@ -32,6 +32,7 @@ export const ANY_COUNTRY = '*';
  * | PUSH     | *           | message | 1       | 0.01  | FCM is free to us; a pesewa covers upkeep, deters spam  |
  * | VOICE    | GH          | message | 15      | 0.15  | one short text-to-speech call, local                    |
  * | VOICE    | *           | message | 60      | 0.60  | one short call, international                           |
+ * | IN_APP   | *           | message | 0       | 0.00  | stored in our own database: no vendor; free, like Novu's inbox |
  */
 export const DEFAULT_PRICING_RULES: readonly PricingRule[] = [
   { channel: 'SMS', country: 'GH', pricePerUnit: 3, unit: 'segment' },
@@ -43,6 +44,7 @@ export const DEFAULT_PRICING_RULES: readonly PricingRule[] = [
   { channel: 'PUSH', country: ANY_COUNTRY, pricePerUnit: 1, unit: 'message' },
   { channel: 'VOICE', country: 'GH', pricePerUnit: 15, unit: 'message' },
   { channel: 'VOICE', country: ANY_COUNTRY, pricePerUnit: 60, unit: 'message' },
+  { channel: 'IN_APP', country: ANY_COUNTRY, pricePerUnit: 0, unit: 'message' },
 ];
 
 /**

@@ -1,4 +1,5 @@
 import type { Channel } from './channel.ts';
+import { isSubscriberId } from './inbox.ts';
 import { DEFAULT_COUNTRY, normalizePhone, type NormalizedPhone } from './phone.ts';
 
 /** Channels whose recipient is a phone number (sent in E.164). */
@@ -56,7 +57,8 @@ export function noProviderForDestination(channel: Channel, to: string): string {
 /**
  * Normalizes the `to` of a send for its channel: SMS, WHATSAPP and VOICE take a phone number
  * (read with `countryCode` as the default country, see normalizePhone), EMAIL an address, PUSH a
- * device token of FCM, APNs or Expo (its kind detected). `reason` reads after the field name ("to is not a valid email address").
+ * device token of FCM, APNs or Expo (its kind detected), IN_APP a subscriber id (the tenant's own id of the
+ * person, docs/inbox.md). `reason` reads after the field name ("to is not a valid email address").
  */
 export function normalizeRecipient(channel: Channel, raw: string, countryCode: string = DEFAULT_COUNTRY): RecipientResult {
   switch (channel) {
@@ -79,6 +81,11 @@ export function normalizeRecipient(channel: Channel, raw: string, countryCode: s
         return { ok: false, reason: 'is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token or an Expo push token)' };
       }
       return { ok: true, recipient: kind === 'apns' ? token.toLowerCase() : token, country: null, phone: null, pushTokenKind: kind };
+    }
+    case 'IN_APP': {
+      const subscriberId = raw.trim();
+      if (!isSubscriberId(subscriberId)) return { ok: false, reason: 'is not a valid subscriber id (1-128 letters, digits and . _ : @ + -)' };
+      return { ok: true, recipient: subscriberId, country: null, phone: null };
     }
   }
 }

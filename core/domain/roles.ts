@@ -29,6 +29,7 @@ export const PERMISSIONS = [
   'senders:read', 'senders:write',
   'vendor-accounts:read', 'vendor-accounts:write',
   'verify:read', 'verify:send', 'verify:settings',
+  'conversations:read', 'conversations:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -38,7 +39,7 @@ const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
   TENANT_OWNER: PERMISSIONS,
   TENANT_ADMIN: PERMISSIONS,
   CAMPAIGN_MANAGER: [...READ_ALL, 'messages:send', 'verify:send', 'templates:write', 'events:write', 'events:trigger', 'contacts:write',
-    'segments:write', 'campaigns:write', 'campaigns:send'],
+    'segments:write', 'campaigns:write', 'campaigns:send', 'conversations:write'],
   COMPLIANCE_REVIEWER: [...READ_ALL, 'compliance:write'],
   DEVELOPER: [...READ_ALL, 'api-keys:write', 'messages:send', 'verify:send', 'templates:write', 'events:write', 'events:trigger', 'webhooks:write'],
   VIEWER: READ_ALL,

@@ -20,4 +20,10 @@ export interface CampaignRepository {
   /** Records recipients; a contact already recorded for the campaign throws CONFLICT (never two messages). */
   addRecipients(organizationId: string, campaignId: string, recipients: readonly CampaignRecipient[]): Promise<void>;
   counts(organizationId: string, campaignId: string): Promise<CampaignCounts>;
+  /**
+   * Inside a transaction: SCHEDULED campaigns of every organization whose `scheduledAt` is at or before
+   * `now`, at most `limit`, earliest first, each row locked until the transaction ends; rows another
+   * transaction holds are skipped (the scheduler starts a campaign once, docs/scheduling.md).
+   */
+  lockDueScheduled(now: Date, limit: number): Promise<Campaign[]>;
 }

@@ -9,6 +9,8 @@ export interface OutboundMessage {
   subject: string | null;
   body: string;
   senderId: string | null;
+  /** More headers of an email (List-Unsubscribe and List-Unsubscribe-Post of a marketing email, docs/consent.md); other channels ignore them. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type ProviderResult =

@@ -20,6 +20,8 @@ export const QUEUES = {
   triggerFallback: 'trigger-fallback',
   /** A multi-channel verification's next channel when its passcode was not delivered in time (core/use-cases/verify/advance-verification.ts). */
   verifyFallback: 'verify-fallback',
+  /** An event trigger's IN_APP message still unread after the event's unreadAfterMinutes: `{ triggerId, messageId }` (core/use-cases/events/advance-unread-trigger.ts). */
+  inboxUnreadFallback: 'inbox-unread-fallback',
   /** CSV contact imports: `{ importId }` (core/use-cases/contacts/process-contact-import.ts). */
   contactImport: 'contact-import',
   /** Campaign start and fan-out batches: `{ campaignId, organizationId }` (core/use-cases/campaigns/run-campaign.ts). */

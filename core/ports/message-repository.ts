@@ -44,6 +44,15 @@ export interface MessageRepository {
    */
   releaseAbandonedClaims(now: Date, limit: number): Promise<string[]>;
   /**
+   * Scheduled sends (docs/scheduling.md), inside a transaction: SCHEDULED messages of every organization
+   * whose `scheduledAt` is at or before `now`, at most `limit`, earliest first, each row locked until the
+   * transaction ends. Rows another transaction holds are skipped (two workers releasing at once take
+   * different messages), so a message is released at most once.
+   */
+  lockDueScheduled(now: Date, limit: number): Promise<Message[]>;
+  /** SCHEDULED -> QUEUED for the given ids (the ones still SCHEDULED); returns the ids it moved. */
+  releaseScheduled(ids: readonly string[], now: Date): Promise<string[]>;
+  /**
    * Newest first (createdAt, then id), `limit` at most 100 (0 only counts). `total` counts the matching
    * messages but stops at `countUpTo` when given: an exact count over a million rows is too slow for
    * a page request (docs/adr/0006-delivery-log-pagination.md).

@@ -30,6 +30,11 @@ import type { SegmentRepository } from './segment-repository.ts';
 import type { CampaignRepository } from './campaign-repository.ts';
 import type { SenderIdRepository } from './sender-id-repository.ts';
 import type { VerificationRepository } from './verification-repository.ts';
+import type { InboxRepository } from './inbox-repository.ts';
+import type { OptOutLinkRepository } from './opt-out-links.ts';
+import type { SendWindowRepository } from './send-window-repository.ts';
+import type { ConversationRepository } from './conversation-repository.ts';
+import type { InboundNumberRepository } from './inbound-number-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -65,6 +70,12 @@ export interface Repositories {
   campaigns: CampaignRepository;
   senderIds: SenderIdRepository;
   verifications: VerificationRepository;
+  inbox: InboxRepository;
+  optOutLinks: OptOutLinkRepository;
+  sendWindows: SendWindowRepository;
+  conversations: ConversationRepository;
+  /** Platform data (receiving numbers assigned to organizations). */
+  inboundNumbers: InboundNumberRepository;
 }
 
 /**

@@ -21,6 +21,21 @@ export interface DeliveryReport {
   occurredAt: Date | null;
 }
 
+/** A message a contact sent, as a vendor callback reports it (docs/conversations.md). */
+export interface InboundReport {
+  /** The vendor's id of the message: a retried callback carries the same one. */
+  providerMessageId: string;
+  channel: 'SMS' | 'WHATSAPP';
+  /** The contact's number as the vendor wrote it. */
+  from: string;
+  /** The receiving number, short code or WhatsApp phone-number id. */
+  to: string;
+  body: string;
+  receivedAt: Date | null;
+  /** A display name the vendor gives (WhatsApp profile name), if any. */
+  profileName: string | null;
+}
+
 /** An inbound vendor callback as the HTTP host received it. */
 export interface InboundCallback {
   /** Full public URL the vendor called (Twilio signs it). */
@@ -47,4 +62,9 @@ export interface VendorAdapter extends ChannelProvider {
    * INVALID_SIGNATURE when it does not match) and parses the reports in the callback.
    */
   parseCallback?(callback: InboundCallback): DeliveryReport[];
+  /**
+   * Vendors that forward messages contacts send: verifies the callback like parseCallback (throws
+   * INVALID_SIGNATURE) and returns the inbound messages in it (none for a delivery report).
+   */
+  parseInbound?(callback: InboundCallback): InboundReport[];
 }

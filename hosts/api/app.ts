@@ -10,6 +10,7 @@ import { readRawBody } from './middleware/raw-body.ts';
 import { multipartBody, removeUploads } from './middleware/multipart.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { serveWebApp } from './middleware/web-app.ts';
+import { inboxCors } from './middleware/inbox-cors.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
 
@@ -36,6 +37,7 @@ export function createApp(options: AppOptions): Koa {
   app.silent = true;
   app.use(requestContext(options.logger, options.metrics));
   app.use(securityHeaders(options.hsts ?? false));
+  app.use(inboxCors());
   app.use(errorEnvelope());
 
   const jsonBody = koaBody({

@@ -12,8 +12,10 @@ import { INFRA } from '../tokens.ts';
 import { createApp } from './app.ts';
 import { bindApiKeysModule } from './modules/api-keys-module.ts';
 import { bindSendersModule } from './modules/senders-module.ts';
+import { bindConsentModule } from './modules/consent-module.ts';
 import { bindVendorAccountsModule } from './modules/vendor-accounts-module.ts';
 import { bindVerifyModule } from './modules/verify-module.ts';
+import { bindConversationsModule } from './modules/conversations-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
@@ -31,6 +33,7 @@ import { docsRoutes } from './routes/docs-routes.ts';
 import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
 import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import { bindAnalyticsModule } from './modules/analytics-module.ts';
+import { bindInboxModule } from './modules/inbox-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -48,8 +51,10 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindOrganizationsModule,
   bindApiKeysModule,
   bindSendersModule,
+  bindConsentModule,
   bindVendorAccountsModule,
   bindVerifyModule,
+  bindConversationsModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindWebhooksModule,
@@ -61,6 +66,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindContactsModule,
   bindSegmentsModule,
   bindCampaignsModule,
+  bindInboxModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -4,6 +4,7 @@ import { failStartup, onShutdownSignal } from '../lifecycle.ts';
 import { createLogger } from '../logger.ts';
 import { buildApiContainer, buildApp } from './container.ts';
 import { listen } from './server.ts';
+import { API } from './tokens.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 
 /** `npm run api`: the HTTP API only (run `npm run worker` beside it). */
@@ -19,6 +20,7 @@ try {
   onShutdownSignal(logger, async () => {
     stopRefresh();
     stopWatch();
+    await container.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
     await server.close(config.shutdownTimeoutMs);
     await infra.close();
   });

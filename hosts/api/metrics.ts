@@ -9,6 +9,8 @@ export class HttpMetrics {
   readonly #durations: Histogram<'method' | 'route' | 'status'>;
   /** Messages by channel and resulting status; incremented by the messaging routes. */
   readonly sends: Counter<'channel' | 'status'>;
+  /** Inbound messages by vendor and outcome (stored, duplicate, unrouted, invalid); incremented by the vendor callback route. */
+  readonly inbound: Counter<'vendor' | 'outcome'>;
 
   constructor(queues: QueueMonitor | null) {
     collectDefaultMetrics({ register: this.registry, prefix: 'nkra_' });
@@ -18,6 +20,7 @@ export class HttpMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry],
     });
     this.sends = new Counter({ name: 'nkra_messages_total', help: 'Messages by channel and status', labelNames: ['channel', 'status'], registers: [this.registry] });
+    this.inbound = new Counter({ name: 'nkra_inbound_messages_total', help: 'Inbound messages by vendor and outcome', labelNames: ['vendor', 'outcome'], registers: [this.registry] });
     if (queues) {
       const depth = new Gauge({
         name: 'nkra_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers: [this.registry],

@@ -3,6 +3,7 @@ import type { AuthenticateSession } from '../../core/use-cases/auth/authenticate
 import type { RecordImpersonatedRequest } from '../../core/use-cases/admin/record-impersonated-request.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
+import type { InboxStreams } from './inbox/inbox-streams.ts';
 import { token } from '../tokens.ts';
 
 /** Tokens of the API host. Each module binds `routes` once; the app gets all of them. */
@@ -12,4 +13,6 @@ export const API = {
   authenticateSession: token<AuthenticateSession>('api.AuthenticateSession'),
   authenticateApiKey: token<AuthenticateApiKey>('api.AuthenticateApiKey'),
   recordImpersonatedRequest: token<RecordImpersonatedRequest>('api.RecordImpersonatedRequest'),
+  /** The process's inbox SSE streams (docs/inbox.md): closed before the server drains at shutdown. */
+  inboxStreams: token<InboxStreams>('api.InboxStreams'),
 } as const;

@@ -1,3 +1,4 @@
+import { consentReleaseScreen } from '../../core/use-cases/consent/consent-release-screen.ts';
 import { Container } from 'inversify';
 import { PostgresRateLimiter } from '../../adapters/postgres/postgres-rate-limiter.ts';
 import { QUEUES } from '../../core/ports/job-queue.ts';
@@ -23,6 +24,8 @@ import { SendLowBalanceAlert } from '../../core/use-cases/billing/send-low-balan
 import { lowBalanceAlertHandler, monthlyStatementsHandler } from './billing-handlers.ts';
 import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
 import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
+import { inboxUnreadFallbackHandler } from './inbox-unread-fallback-handler.ts';
+import { AdvanceUnreadTrigger } from '../../core/use-cases/events/advance-unread-trigger.ts';
 import { verifyFallbackHandler } from './verify-fallback-handler.ts';
 import { ExpireVerifications } from '../../core/use-cases/verify/expire-verifications.ts';
 import { AdvanceVerification } from '../../core/use-cases/verify/advance-verification.ts';
@@ -31,6 +34,8 @@ import { ProcessContactImport } from '../../core/use-cases/contacts/process-cont
 import { contactImportHandler } from './contact-import-handler.ts';
 import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
 import { campaignRunHandler } from './campaign-run-handler.ts';
+import { ReleaseScheduledMessages } from '../../core/use-cases/messaging/release-scheduled-messages.ts';
+import { PostgresPartitionMaintenance } from '../../adapters/postgres/partition-maintenance.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -41,6 +46,15 @@ export const WORKER = {
 const RECOVERY_SWEEP_MS = 10_000;
 /** How often each worker process expires and announces verifications past their expiry (ExpireVerifications). */
 const VERIFY_EXPIRY_SWEEP_MS = 30_000;
+/** How often each worker process releases due SCHEDULED messages and starts due campaigns (docs/scheduling.md). */
+export const SCHEDULER_TICK_MS = 1_000;
+
+/**
+ * Partition upkeep first runs this long after the worker starts (then every PARTITION_MAINTENANCE_INTERVAL_MS):
+ * out of start-up's way (on PGlite it shares the one connection); the current month exists from the
+ * migration and the DEFAULT partition takes anything else meanwhile.
+ */
+const PARTITION_UPKEEP_AFTER_START_MS = 10_000;
 
 /** Schedules the worker registers at start (cron, UTC). */
 export const SCHEDULES = [
@@ -85,18 +99,47 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
   [INFRA.storage, INFRA.email]);
   container.bind(WORKER.handlers).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver) => triggerFallbackHandler(
-      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+    (storage, pricing, clock, ids, secrets, fraud, deliver, optOutLinks, timing) => triggerFallbackHandler(
+      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, optOutLinks, timing }),
       config.workerConcurrency),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.optOutLinks, MESSAGING.sendTiming]);
   container.bind(WORKER.tasks).toResolvedValue((deps): PeriodicTask => {
     const expire = new ExpireVerifications(deps);
     return { name: 'expire-verifications', everyMs: VERIFY_EXPIRY_SWEEP_MS, run: () => expire.execute() };
   }, [MESSAGING.verifyDeps]);
+  container.bind(WORKER.handlers).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver) => inboxUnreadFallbackHandler(
+      new AdvanceUnreadTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+      config.workerConcurrency),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => verifyFallbackHandler(new AdvanceVerification(deps), config.workerConcurrency), [MESSAGING.verifyDeps]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
-  container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud }), logger),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, MESSAGING.fraudLimits]);
+  container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud, optOutLinks, timing) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud, optOutLinks, timing }), logger),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.sendTiming]);
+  container.bind(WORKER.tasks).toResolvedValue((storage, clock, ids, webhooks): PeriodicTask => {
+    // The release-time re-check: a recipient suppressed or opted out since scheduling is refused then (docs/consent.md).
+    const release = new ReleaseScheduledMessages({ storage, clock, ids, webhooks, screen: consentReleaseScreen });
+    return {
+      name: 'release-scheduled-messages', everyMs: SCHEDULER_TICK_MS,
+      async run() {
+        const result = await release.execute();
+        if (result.released + result.rejected + result.campaignsStarted > 0) logger.info(result, 'released scheduled messages');
+      },
+    };
+  }, [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]);
+  container.bind(WORKER.tasks).toResolvedValue((database, clock): PeriodicTask => {
+    const maintenance = new PostgresPartitionMaintenance(database, clock, config.retention);
+    return {
+      name: 'partition-maintenance', everyMs: config.partitionMaintenanceMs, firstRunAfterMs: PARTITION_UPKEEP_AFTER_START_MS,
+      async run() {
+        const report = await maintenance.run();
+        if (report.parkedInDefault > 0) logger.warn({ parked: report.parkedInDefault }, 'rows in a DEFAULT partition: ids outside every monthly partition (docs/operations.md)');
+        if (report.created.length + report.dropped.length + report.archived.length + report.deletedMessages + report.deletedWebhookDeliveries > 0) {
+          logger.info({ ...report }, 'partition maintenance');
+        }
+      },
+    };
+  }, [INFRA.database, INFRA.clock]);
   return container;
 }

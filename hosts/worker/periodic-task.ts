@@ -4,6 +4,8 @@ import type { Logger } from '../logger.ts';
 export interface PeriodicTask {
   name: string;
   everyMs: number;
+  /** Also run once this many milliseconds after start, not a whole interval later (partition upkeep); after start-up's own work. */
+  firstRunAfterMs?: number;
   run(): Promise<unknown>;
 }
 
@@ -12,20 +14,23 @@ export function startPeriodicTasks(tasks: readonly PeriodicTask[], logger: Logge
   const running = new Set<Promise<unknown>>();
   const timers = tasks.map((task) => {
     let busy = false;
-    const timer = setInterval(() => {
+    const tick = () => {
       if (busy) return;
       busy = true;
       const run = task.run()
         .catch((error: unknown) => logger.error({ err: error, task: task.name }, 'periodic task failed'))
         .finally(() => { busy = false; running.delete(run); });
       running.add(run);
-    }, task.everyMs);
+    };
+    const first = task.firstRunAfterMs === undefined ? null : setTimeout(tick, task.firstRunAfterMs);
+    first?.unref();
+    const timer = setInterval(tick, task.everyMs);
     timer.unref();
-    return timer;
+    return { timer, first };
   });
   return {
     async stop() {
-      timers.forEach(clearInterval);
+      timers.forEach(({ timer, first }) => { clearInterval(timer); if (first) clearTimeout(first); });
       await Promise.all(running);
     },
   };

@@ -5,6 +5,7 @@ import { SqlAnalyticsRepository } from '../../adapters/postgres/sql-analytics-re
 import { SystemClock } from '../../adapters/memory/system-clock.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import { GetAnalyticsOverview } from '../../core/use-cases/analytics/get-analytics-overview.ts';
+import { openBenchDatabase, openPartitionedDataset, PARTITIONED_MAIN_ORG } from './partitioned-dataset.ts';
 
 /**
  * `npm run bench:analytics`: GET /analytics/overview's use case on PostgreSQL with 1,000,000 delivery
@@ -12,12 +13,17 @@ import { GetAnalyticsOverview } from '../../core/use-cases/analytics/get-analyti
  * another. Target (issue 8): < 200 ms. Own database `nkra_bench_analytics` on the server of
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), seeded once (--fresh re-seeds,
  * --drop drops it at the end, --runs=30). Exits 1 when the target is missed.
+ *
+ * --partitioned (issue 21): the overview alternately on this 1,000,000-log reference at the schema before
+ * partitioning (`bench_scale_analytics_1m`) and on 10,000,000 logs in 12 monthly partitions (`bench_scale_10m`,
+ * about 830,000 of them in the last 30 days); target: p95 <= 110 % of the reference's.
  */
 const MAIN_ORG = 'bench-analytics-main';
 const OTHER_ORG = 'bench-analytics-other';
 const MAIN_ROWS = 1_000_000;
 const OTHER_ROWS = 200_000;
-const BENCH_DB = 'nkra_bench_analytics';
+const PARTITIONED = process.argv.includes('--partitioned');
+const BENCH_DB = PARTITIONED ? 'bench_scale_analytics_1m' : 'nkra_bench_analytics';
 
 function arg(name: string): string | undefined {
   const found = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -81,7 +87,43 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+async function comparePartitioned(): Promise<void> {
+  const reference = await openBenchDatabase(BENCH_DB, { beforePartitioning: true, poolSize: 4 });
+  await seed(reference);
+  if (process.argv.includes('--seed-reference-only')) { await reference.close(); return; }
+  const partitioned = await openPartitionedDataset();
+  try {
+    const overviewOf = (database: Database) => new GetAnalyticsOverview({
+      storage: { get analytics() { return new SqlAnalyticsRepository(database.em()); } } as Pick<Storage, 'analytics'>, clock: new SystemClock(),
+    });
+    const runs = [[overviewOf(reference), MAIN_ORG], [overviewOf(partitioned), PARTITIONED_MAIN_ORG]] as const;
+    const times: number[][] = [[], []];
+    const details = ['', ''];
+    for (const [i, [o, org]] of runs.entries()) for (let k = 0; k < 3; k++) { const r = await o.execute({ organizationId: org }); details[i] = `${r.totals.messages} messages`; }
+    for (let k = 0; k < RUNS; k++) {
+      for (const [i, [o, org]] of runs.entries()) { // alternating: both see the same machine load
+        const started = performance.now();
+        await o.execute({ organizationId: org });
+        times[i]!.push(performance.now() - started);
+      }
+    }
+    times.forEach((t) => t.sort((a, b) => a - b));
+    const [a, b] = [percentile(times[0]!, 95), percentile(times[1]!, 95)];
+    console.log(`\nNode ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}; ${RUNS} alternating runs; ${new Date().toISOString()}`);
+    console.log('| dataset | p50 ms | p95 ms | max ms | result (last 30 days) |');
+    console.log('|---|---:|---:|---:|---|');
+    console.log(`| 1,000,000 logs, unpartitioned (reference) | ${percentile(times[0]!, 50).toFixed(1)} | ${a.toFixed(1)} | ${times[0]!.at(-1)!.toFixed(1)} | ${details[0]} |`);
+    console.log(`| 10,000,000 logs, 12 monthly partitions | ${percentile(times[1]!, 50).toFixed(1)} | ${b.toFixed(1)} | ${times[1]!.at(-1)!.toFixed(1)} | ${details[1]} |`);
+    console.log(`target: p95 <= 110 % of the reference (${((b / a) * 100).toFixed(0)} %)`);
+    if (b > a * 1.1) { console.error('target missed'); process.exitCode = 1; }
+  } finally {
+    await reference.close();
+    await partitioned.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (PARTITIONED) { await comparePartitioned(); return; }
   const baseUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   await maintenance(baseUrl, (exists) => (exists ? null : `create database ${BENCH_DB}`));
   const database = await openDatabase({ databaseUrl: withDatabase(baseUrl, BENCH_DB), poolSize: 4, statementTimeoutMs: 600_000 });

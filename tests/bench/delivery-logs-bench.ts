@@ -6,6 +6,7 @@ import { SystemClock } from '../../adapters/memory/system-clock.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import { ExportDeliveryLogs } from '../../core/use-cases/delivery-logs/export-delivery-logs.ts';
 import { ListDeliveryLogs } from '../../core/use-cases/delivery-logs/list-delivery-logs.ts';
+import { openBenchDatabase, openPartitionedDataset, PARTITIONED_MAIN_ORG } from './partitioned-dataset.ts';
 
 /**
  * `npm run bench:logs`: delivery log list and CSV export on PostgreSQL with 1,000,000 logs in one
@@ -16,12 +17,17 @@ import { ListDeliveryLogs } from '../../core/use-cases/delivery-logs/list-delive
  * postgres://postgres@127.0.0.1:5432/test), created and migrated if missing and seeded once; the
  * test database is never touched. --runs=50, --fresh re-seeds, --drop drops the database at the end.
  * Exits 1 when a target is missed.
+ *
+ * --partitioned (issue 21): the same scenarios, alternately, on the 1,000,000-log reference at the schema
+ * before partitioning (`bench_scale_logs_1m`) and on 10,000,000 logs in 12 monthly partitions
+ * (`bench_scale_10m`, tests/bench/partitioned-dataset.ts); target: every p95 <= 110 % of the reference's.
  */
 const MAIN_ORG = 'bench-logs-main';
 const OTHER_ORGS = ['bench-logs-other-1', 'bench-logs-other-2'];
 const MAIN_ROWS = 1_000_000;
 const OTHER_ROWS = 100_000;
-const BENCH_DB = 'nkra_bench_logs';
+const PARTITIONED = process.argv.includes('--partitioned');
+const BENCH_DB = PARTITIONED ? 'bench_scale_logs_1m' : 'nkra_bench_logs';
 
 /** `--name=value` -> value, `--name` -> 'true', absent -> undefined. */
 function arg(name: string): string | undefined {
@@ -110,7 +116,78 @@ async function timeRuns(scenario: string, runs: number, run: (i: number) => Prom
   return { scenario, p50: percentile(times, 50), p95: percentile(times, 95), max: times[times.length - 1] ?? NaN, detail };
 }
 
+/** The list and export scenarios of one organization's logs, as runners. */
+function scenariosOf(database: Database, org: string): { lists: Array<[string, (i: number) => Promise<string>]>; exports: Array<[string, (i: number) => Promise<string>]> } {
+  const storage = { get messages() { return new MikroOrmMessageRepository(database.em()); } } as Pick<Storage, 'messages'>;
+  const list = new ListDeliveryLogs({ storage });
+  const exporter = new ExportDeliveryLogs({ storage, clock: new SystemClock() });
+  const page = (query: Record<string, string>) => async () => {
+    const result = await list.execute(org, query);
+    return `${result.items.length} items, total ${result.total}${result.totalIsExact ? '' : '+'}`;
+  };
+  const csv = (query: Record<string, string>) => async () => {
+    const result = await exporter.execute(org, query);
+    let bytes = 0; let rows = 0;
+    for await (const chunk of result.chunks) { bytes += Buffer.byteLength(chunk); rows += chunk.split('\r\n').length - 1; }
+    return `${rows - 1} rows, ${(bytes / 1024).toFixed(0)} KiB, truncated ${result.truncated}`;
+  };
+  return {
+    lists: [
+      ['page 1 (limit 20)', page({})],
+      ['page 50 (limit 20)', page({ page: '50' })],
+      ['page 500, the deepest (limit 20)', page({ page: '500' })],
+      ['page 100, the deepest (limit 100)', page({ page: '100', limit: '100' })],
+      ['status=FAILED', page({ status: 'FAILED' })],
+      ['channel=VOICE', page({ channel: 'VOICE' })],
+      ['status=FAILED, channel=VOICE', page({ status: 'FAILED', channel: 'VOICE' })],
+      ['status=FAILED, channel=VOICE, page 10', page({ status: 'FAILED', channel: 'VOICE', page: '10' })],
+      ['status=PENDING (rare)', page({ status: 'PENDING' })],
+      ['status=PENDING, channel=VOICE (rarer)', page({ status: 'PENDING', channel: 'VOICE' })],
+      ['status=DELIVERED, channel=SMS, page 400', page({ status: 'DELIVERED', channel: 'SMS', page: '400' })],
+      ['random page 1-500 and filters', (i) => page(randomQuery(i))()],
+    ],
+    exports: [
+      ['export, newest 10,000', csv({})],
+      ['export, channel=VOICE (newest 10,000)', csv({ channel: 'VOICE' })],
+    ],
+  };
+}
+
+/** --partitioned: each scenario on the 1,000,000-log reference, then on the 10,000,000 partitioned logs, in turn. */
+async function comparePartitioned(): Promise<void> {
+  const reference = await openBenchDatabase(BENCH_DB, { beforePartitioning: true });
+  await seed(reference);
+  if (process.argv.includes('--seed-reference-only')) { await reference.close(); return; }
+  const partitioned = await openPartitionedDataset();
+  let worst = 0;
+  try {
+    const a = scenariosOf(reference, MAIN_ORG);
+    const b = scenariosOf(partitioned, PARTITIONED_MAIN_ORG);
+    const rows: string[] = [];
+    const all = [...a.lists.map((x, i) => [x, b.lists[i]!, RUNS] as const), ...a.exports.map((x, i) => [x, b.exports[i]!, Math.max(5, Math.floor(RUNS / 5))] as const)];
+    for (const [[name, runA], [, runB], runs] of all) {
+      const fa = await timeRuns(name, runs, runA);
+      const fb = await timeRuns(name, runs, runB);
+      const ratio = fb.p95 / fa.p95;
+      worst = Math.max(worst, ratio);
+      rows.push(`| ${name} | ${fa.p50.toFixed(1)} | ${fa.p95.toFixed(1)} | ${fb.p50.toFixed(1)} | ${fb.p95.toFixed(1)} | ${(ratio * 100).toFixed(0)} % | ${fb.detail} |`);
+      console.log(rows[rows.length - 1]);
+    }
+    const [load] = os.loadavg();
+    console.log(`\nNode ${process.version}, ${os.cpus().length} CPUs, load average ${load?.toFixed(1)}; ${RUNS} runs per list scenario (3 warm-ups), alternating databases per scenario; ${new Date().toISOString()}`);
+    console.log('| scenario | 1M p50 ms | 1M p95 ms | 10M partitioned p50 ms | 10M partitioned p95 ms | p95 ratio | 10M result |');
+    console.log('|---|---:|---:|---:|---:|---:|---|');
+    for (const r of rows) console.log(r);
+    console.log(`\ntarget: every p95 <= 110 % of the 1,000,000-log reference (worst ${(worst * 100).toFixed(0)} %)`);
+  } finally {
+    await reference.close();
+    await partitioned.close();
+  }
+  if (worst > 1.1) { console.error('target missed'); process.exitCode = 1; }
+}
+
 async function main(): Promise<void> {
+  if (PARTITIONED) { await comparePartitioned(); return; }
   const baseUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   await ensureBenchDatabase(baseUrl);
   const database = await openDatabase({ databaseUrl: withDatabase(baseUrl, BENCH_DB), poolSize: 10, statementTimeoutMs: 600_000 });

@@ -25,7 +25,7 @@ import { newTenant, startBenchService, type BenchService, type BenchTenant } fro
  * Settings: --duration=10 --warmup=2 --connections=50 --drain=20000 --embedded (or BENCH_DURATION,
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_DRAIN, BENCH_EMBEDDED=1); --worker-concurrency=N; --sample-activity prints
  * pg_stat_activity samples (state, wait event, query) of each send phase;
- * --only=bare,ref-async,live-async,ref-sync,live-sync,jwt,tenants,bulk,drain runs some phases.
+ * --only=bare,ref-async,live-async,prefs,ref-sync,live-sync,jwt,tenants,bulk,drain runs some phases.
  * DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the bench
  * works in its own database `nkra_bench` there (BENCH_DATABASE; created and migrated when missing,
  * emptied at each start). Exits 1 when an answer was unexpected, a count does not match, or a target is missed.
@@ -103,6 +103,13 @@ interface SendPhase {
   target: number | null;
   /** The phase whose rate this one is compared with, and the least ratio that meets the target. */
   reference?: { key: string; ratio: number };
+  /** The sends' category (docs/consent.md). */
+  category?: string;
+  /**
+   * Seed every recipient of the phase with category opt-outs that do not block its sends (MARKETING and
+   * ALERT on SMS, REMINDER on WhatsApp): the preference check finds and weighs them on every send.
+   */
+  preferenceEntries?: boolean;
 }
 
 /**
@@ -117,10 +124,12 @@ async function sendPhase(service: BenchService, phase: SendPhase, s: Settings): 
   console.log(`measuring ${phase.label} (${s.connections} connections, ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s) ...`);
   const base = randomRecipientBase();
   const targets = tenants.map((t) => t[phase.auth]);
+  if (phase.preferenceEntries) for (const t of tenants) await seedPreferences(service, t.organizationId, base);
   const status = !phase.async ? (phase.auth === 'sandbox' ? '"status":"DELIVERED"' : '"status":"SENT"') : null;
   const options: Generate = {
     url: `${service.base}/messages/${phase.kind === 'bulk' ? 'bulk' : 'send'}`, headers: targets[0]!, targets, kind: phase.kind, async: phase.async,
     idempotency: phase.idempotency, bulkSize: phase.bulkSize, recipientBase: base, expectStatus: phase.async ? 202 : 201, expectBodyIncludes: status,
+    category: phase.category,
   };
   const warm = s.warmupSeconds > 0 ? (await generate(options, { ...s, durationSeconds: s.warmupSeconds, warmupSeconds: 0 }, service)).load.acceptedTotal : 0;
   await service.vacuum();
@@ -145,6 +154,17 @@ async function sendPhase(service: BenchService, phase: SendPhase, s: Settings): 
   return { key: phase.key, label: phase.label, unit: phase.unit, perRequest, target: phase.target, reference: phase.reference ?? null, problem, ...r };
 }
 
+/** Recipients seeded per range (warm-up and measured load each start a range): more than a phase sends. */
+const SEEDED_RECIPIENTS = 40_000;
+
+/** Three category opt-outs per recipient of both load ranges, none blocking a REMINDER SMS (240,000 rows). */
+async function seedPreferences(service: BenchService, organizationId: string, base: number): Promise<void> {
+  await service.db.em().execute(`insert into suppressions (id, organization_id, phone, email, channel, category, reason, created_at)
+    select gen_random_uuid()::text, ?, '+23324' || lpad(((? + r.start + n) % 10000000)::text, 7, '0'), null, v.channel, v.category, 'bench', now()
+    from (values (0), (5000000)) r (start) cross join generate_series(0, ? - 1) n
+    cross join (values ('SMS', 'MARKETING'), ('SMS', 'ALERT'), ('WHATSAPP', 'REMINDER')) v (channel, category)`, [organizationId, base, SEEDED_RECIPIENTS]);
+}
+
 /**
  * Async single sends on the embedded default (PGlite in a temp dir, the API in this process, no worker),
  * live key with an idempotency key, wallet paid through the sandbox checkout: the zero-setup floor.
@@ -166,6 +186,7 @@ async function embedded(s: Settings): Promise<Phase> {
 const PHASES: SendPhase[] = [
   { key: 'ref-async', label: 'reference: async single, sandbox key, no idempotency key', kind: 'single', async: true, bulkSize: 1, unit: 'sends', auth: 'sandbox', idempotency: false, tenants: 1, target: null },
   { key: 'live-async', label: 'async single, live key + idempotency key', kind: 'single', async: true, bulkSize: 1, unit: 'sends', auth: 'live', idempotency: true, tenants: 1, target: 1_500, reference: { key: 'ref-async', ratio: 0.8 } },
+  { key: 'prefs', label: 'async single, live key + idempotency key, REMINDER to recipients with 3 category opt-outs each (preference check)', kind: 'single', async: true, bulkSize: 1, unit: 'sends', auth: 'live', idempotency: true, tenants: 1, target: null, reference: { key: 'live-async', ratio: 0.9 }, category: 'REMINDER', preferenceEntries: true },
   { key: 'tenants', label: '10 tenants at once: async single, live key + idempotency key', kind: 'single', async: true, bulkSize: 1, unit: 'sends', auth: 'live', idempotency: true, tenants: 10, target: null, reference: { key: 'live-async', ratio: 0.9 } },
   { key: 'ref-sync', label: 'reference: sync single, sandbox key, no idempotency key', kind: 'single', async: false, bulkSize: 1, unit: 'sends', auth: 'sandbox', idempotency: false, tenants: 1, target: null },
   { key: 'live-sync', label: 'sync single, live key + idempotency key', kind: 'single', async: false, bulkSize: 1, unit: 'sends', auth: 'live', idempotency: true, tenants: 1, target: null, reference: { key: 'ref-sync', ratio: 0.8 } },

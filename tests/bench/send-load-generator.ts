@@ -18,6 +18,8 @@ export interface SendLoadOptions {
   targets?: Array<Record<string, string>>;
   /** Every write carries a new `idempotencyKey`, as the client libraries send it. */
   idempotency?: boolean;
+  /** The single sends' `category` (docs/consent.md); absent: none (TRANSACTIONAL). */
+  category?: string | undefined;
   kind: SendLoadKind;
   /** The `async` flag of the send request. */
   async: boolean;
@@ -65,7 +67,9 @@ async function run(options: SendLoadOptions, onMeasuring: () => void): Promise<S
     if (options.kind === 'get') return null;
     if (options.kind === 'verify-start') return JSON.stringify({ to: benchRecipient(next++), ...key() });
     if (options.kind === 'verify-check') { const ids = options.checkIds ?? []; return JSON.stringify({ id: ids[next++ % Math.max(1, ids.length)], code: '0000000000' }); }
-    if (options.kind === 'single') return JSON.stringify({ channel: 'SMS', to: benchRecipient(next++), body: BODY, async: options.async, ...key() });
+    if (options.kind === 'single') {
+      return JSON.stringify({ channel: 'SMS', to: benchRecipient(next++), body: BODY, async: options.async, ...(options.category ? { category: options.category } : {}), ...key() });
+    }
     const messages = Array.from({ length: options.bulkSize }, () => ({ channel: 'SMS', to: benchRecipient(next++), body: BODY }));
     return JSON.stringify({ async: options.async, messages, ...key() });
   };

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -25,6 +25,13 @@ import { ensureBenchDatabase, machineBusy, startSendServer, type SendServer } fr
  * Settings: --messages=20000 --latency=50 --max-concurrency=200 --max-per-second=0 (0 = unlimited) --tenants=10 --noise=500
  * --worker-concurrency=50 (WORKER_CONCURRENCY: jobs per fetched batch; 4 fetchers per process).
  * Works in its own database `nkra_bench_vendors` on DATABASE_URL's server (default the local PostgreSQL).
+ *
+ * Third phase (issue 21), --processes (default on; --processes=0 skips it): `npm run worker` as separate
+ * processes, 1 then 2, each draining --process-messages (2000) queued SMS with the provider's
+ * maxConcurrency at --process-concurrency (5) per process, so the vendor's latency, not the CPU, is the
+ * bound (one process: at most 5 / 50 ms = 100 messages/s). Target: 2 processes >= 1.6 x one. The rate
+ * is taken between 10 % and 90 % of the drain (process start-up excluded). --processes-only skips the
+ * first two phases.
  */
 
 function flag(name: string, fallback: number): number {
@@ -40,6 +47,9 @@ const settings = {
   tenants: Math.max(1, flag('tenants', 10)), noise: flag('noise', 500),
 };
 const TARGET = 1_000;
+const PROCESS_RATIO = 1.6;
+const processSettings = { enabled: flag('processes', 1) > 0, only: process.argv.includes('--processes-only'), messages: flag('process-messages', 2_000), concurrency: flag('process-concurrency', 5) };
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The own-account phase keeps at least this share of the platform phase's rate (resolving owners costs <= 10%). */
 const TENANT_RATIO = 0.9;
 
@@ -150,6 +160,42 @@ async function tenantSenders(server: SendServer, tenants: number, noise: number)
   return senders;
 }
 
+/**
+ * `count` worker processes (`node hosts/worker/main.ts`) on the bench database draining the organization's
+ * queued messages, with the platform provider's maxConcurrency at `processSettings.concurrency`. Answers
+ * messages/s between 10 % and 90 % of the drain.
+ */
+async function drainWithProcesses(server: SendServer, vendorUrl: string, dir: string, organizationId: string, total: number, count: number): Promise<number> {
+  const providersFile = path.join(dir, `providers-${count}.json`);
+  await writeFile(providersFile, JSON.stringify({ providers: [{
+    name: 'bench-arkesel', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['*'],
+    settings: { senderId: 'NKRA', baseUrl: vendorUrl, maxConcurrency: String(processSettings.concurrency), maxPerSecond: '0' },
+    credentials: { apiKey: 'bench-arkesel-key' },
+  }] }));
+  const env = {
+    PATH: process.env['PATH'] ?? '', HOME: os.tmpdir(), DATABASE_URL: server.config.databaseUrl!, DATA_DIR: dir, PROVIDERS_FILE: providersFile,
+    JWT_SECRET: server.config.jwtSecret, ENCRYPTION_KEY: server.config.encryptionKey, LOG_LEVEL: 'warn', PORT: '0',
+    WORKER_CONCURRENCY: String(settings.workerConcurrency), FRAUD_NEW_TENANT_DAYS: '0',
+  };
+  const children: ChildProcess[] = Array.from({ length: count }, () => spawn(process.execPath, ['hosts/worker/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const samples: Array<{ at: number; done: number }> = [];
+  try {
+    const deadline = performance.now() + Math.max(180_000, total * 20);
+    for (;;) {
+      const left = await server.undelivered(organizationId);
+      samples.push({ at: performance.now(), done: total - left });
+      if (left === 0 || performance.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once('exit', resolve)))));
+  }
+  const from = samples.find((s) => s.done >= total * 0.1)!;
+  const to = samples.find((s) => s.done >= total * 0.9)!;
+  return Math.round((to.done - from.done) / ((to.at - from.at) / 1000));
+}
+
 async function main(): Promise<void> {
   const vendor = await startSlowArkesel(settings.latencyMs);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-vendor-bench-'));
@@ -167,6 +213,11 @@ async function main(): Promise<void> {
   let ok = false;
   try {
     await server.infra.boss.deleteAllJobs(QUEUES.notificationSend);
+    if (processSettings.only) {
+      ok = await processPhase(server, vendor.url, dir);
+      process.exitCode = ok ? 0 : 1;
+      return;
+    }
     const platformSender = await liveKey(server);
     console.log(`platform phase: queueing ${settings.messages} live SMS of one tenant (bulk API, async) ...`);
     await queue(server, [platformSender], settings.messages, 1_000_000);
@@ -206,6 +257,7 @@ async function main(): Promise<void> {
       + `max per second ${fake.maxPerSecond} (${settings.maxPerSecond || 'unlimited'})${mpsOk ? '' : ' EXCEEDED'}`);
     console.log(`platform ${JSON.stringify(platform.counts)}; tenants ${JSON.stringify(tenant.counts)}, ${routed?.own ?? 0} of ${routed?.total ?? 0} through their owner's own account`);
     console.log(clean ? 'every message submitted exactly once, each through the right route' : 'NOT CLEAN: submissions, SENT or routes differ from the messages queued');
+    if (processSettings.enabled) ok = (await processPhase(server, vendor.url, dir)) && ok;
     console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
   } finally {
     await server.close();
@@ -213,6 +265,29 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
+}
+
+/** 1, then 2 worker processes draining the same number of queued messages: the second must reach PROCESS_RATIO x the first's rate. */
+async function processPhase(server: SendServer, vendorUrl: string, dir: string): Promise<boolean> {
+  let ok = true;
+  const rates: number[] = [];
+  for (const count of [1, 2]) {
+    const sender = await liveKey(server);
+    await queue(server, [sender], processSettings.messages, 5_000_000 + count * 100_000);
+    await server.vacuum();
+    rates.push(await drainWithProcesses(server, vendorUrl, dir, sender.organizationId, processSettings.messages, count));
+    const counts = await server.statusCounts(sender.organizationId);
+    if (counts['SENT'] !== processSettings.messages) { ok = false; console.log(`NOT CLEAN: ${count} process(es) left ${JSON.stringify(counts)}`); }
+  }
+  const ratio = rates[1]! / Math.max(1, rates[0]!);
+  ok &&= ratio >= PROCESS_RATIO;
+  console.log('');
+  console.log(`worker processes (npm run worker), ${processSettings.messages} SMS each, provider maxConcurrency ${processSettings.concurrency} per process, vendor ${settings.latencyMs} ms, load average ${os.loadavg()[0]?.toFixed(1)}:`);
+  console.log('| worker processes | drain messages/s (10-90 %) | bound (processes x maxConcurrency / latency) |');
+  console.log('|---:|---:|---:|');
+  rates.forEach((r, i) => console.log(`| ${i + 1} | ${r.toLocaleString('en')} | ${Math.round(((i + 1) * processSettings.concurrency * 1000) / settings.latencyMs)} |`));
+  console.log(`2 processes / 1 process: ${ratio.toFixed(2)}x (target >= ${PROCESS_RATIO}x)${ratio >= PROCESS_RATIO ? '' : ' MISSED'}`);
+  return ok;
 }
 
 await main();

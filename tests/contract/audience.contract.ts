@@ -181,7 +181,7 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       });
       const failed = await storage.transaction((tx) => rejection(tx.campaigns.addRecipients(org, campaign.id, [{ contactId: list[0]!.id, messageId: null, skipReason: null }])));
       expect(failed.code).to.equal('CONFLICT');
-      expect(await storage.campaigns.counts(org, campaign.id)).to.deep.equal({ recipients: 1, queued: 0, pending: 0, sent: 0, delivered: 1, failed: 0, rejected: 0, skipped: 1 });
+      expect(await storage.campaigns.counts(org, campaign.id)).to.deep.equal({ recipients: 1, queued: 0, pending: 0, sent: 0, delivered: 1, failed: 0, rejected: 0, scheduled: 0, cancelled: 0, skipped: 1 });
       expect((await storage.campaigns.findById(org, campaign.id))!.cursor).to.equal(list[1]!.id);
       expect(await storage.campaigns.findById((await seedOrganization(storage)).id, campaign.id)).to.equal(null);
     });
@@ -213,7 +213,7 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
 function aMessage(organizationId: string, status: Message['status']): Message {
   const id = uniqueId('m');
   return {
-    id, organizationId, internalMessageId: `msg_${id}`, channel: 'SMS', recipient: '+233241000001', country: 'GH', subject: null, body: 'Hi', templateId: null,
+    id, organizationId, internalMessageId: `msg_${id}`, channel: 'SMS', recipient: '+233241000001', country: 'GH', subject: null, body: 'Hi', templateId: null, category: 'TRANSACTIONAL', scheduledAt: null,
     status, errorCode: null, errorMessage: null, cost: 0, price: 0, segments: 1, encoding: 'GSM-7', isSandbox: false, apiKeyId: null, userId: null, senderId: null,
     provider: null, providerMessageId: null, attempts: 0, leaseUntil: null, createdAt: at(1), updatedAt: at(1), sentAt: null, deliveredAt: null, failedAt: null,
   };

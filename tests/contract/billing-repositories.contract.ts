@@ -20,7 +20,7 @@ function aMessage(organizationId: string, overrides: Partial<Message> = {}): Mes
   const id = uniqueId('msg');
   return {
     id, organizationId, internalMessageId: `msg_${id}`, channel: 'SMS', recipient: '+233241234567', country: 'GH', subject: null, body: 'hi',
-    templateId: null, status: 'DELIVERED', errorCode: null, errorMessage: null, cost: 6, price: 6, segments: 2, encoding: 'GSM-7',
+    templateId: null, category: 'TRANSACTIONAL', scheduledAt: null, status: 'DELIVERED', errorCode: null, errorMessage: null, cost: 6, price: 6, segments: 2, encoding: 'GSM-7',
     isSandbox: false, apiKeyId: null, userId: null, senderId: null, provider: null, providerMessageId: null, attempts: 1, leaseUntil: null,
     createdAt: at(10), updatedAt: at(10), sentAt: null, deliveredAt: null, failedAt: null, ...overrides,
   };

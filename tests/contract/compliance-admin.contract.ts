@@ -13,7 +13,7 @@ function anApproval(organizationId: string, overrides: Partial<ApprovalRequest> 
 }
 
 function aSuppression(organizationId: string, overrides: Partial<Suppression> = {}): Suppression {
-  return { id: uniqueId('sup'), organizationId, phone: '+233241234567', email: null, channel: null, reason: null, createdAt: at(0), ...overrides };
+  return { id: uniqueId('sup'), organizationId, phone: '+233241234567', email: null, channel: null, category: null, reason: null, createdAt: at(0), ...overrides };
 }
 
 /** Approval, suppression, organization pause and platform report contracts (issue 7), run against every Storage. */

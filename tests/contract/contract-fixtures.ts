@@ -22,7 +22,7 @@ export function uniqueId(label = 'id'): string {
 export function aMessage(organizationId: string, overrides: Partial<Message> = {}): Message {
   const id = uniqueId('msg');
   return {
-    id, organizationId, internalMessageId: id, channel: 'SMS', recipient: '+233241234567', country: 'GH', subject: null, body: 'hello', templateId: null,
+    id, organizationId, internalMessageId: id, channel: 'SMS', recipient: '+233241234567', country: 'GH', subject: null, body: 'hello', templateId: null, category: 'TRANSACTIONAL', scheduledAt: null,
     status: 'SENT', errorCode: null, errorMessage: null, cost: 3, price: 3, segments: 1, encoding: 'GSM-7', isSandbox: false, apiKeyId: null, userId: null,
     senderId: null, provider: 'p1', providerMessageId: null, attempts: 1, leaseUntil: null, createdAt: at(0), updatedAt: at(0), sentAt: null, deliveredAt: null,
     failedAt: null, ...overrides,

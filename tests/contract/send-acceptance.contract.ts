@@ -114,7 +114,7 @@ export function describeSendAcceptanceContract(name: string, makeStorage: () => 
       it('matches suppressions per organization: an entry of one never suppresses another', async () => {
         const [a, b] = [await seedOrganization(storage), await seedOrganization(storage)];
         const phone = '+233241999999';
-        await storage.suppressions.insert({ id: uniqueId('sup'), organizationId: a.id, phone, email: null, channel: 'SMS', reason: null, createdAt: at(0) });
+        await storage.suppressions.insert({ id: uniqueId('sup'), organizationId: a.id, phone, email: null, channel: 'SMS', category: null, reason: null, createdAt: at(0) });
         const matches = await storage.suppressions.findMatches([
           { organizationId: a.id, channel: 'SMS', recipient: phone }, { organizationId: b.id, channel: 'SMS', recipient: phone },
           { organizationId: a.id, channel: 'WHATSAPP', recipient: phone }]);

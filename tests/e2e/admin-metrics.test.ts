@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { registerTenant } from '../support/tenants.ts';
-import { chromiumAvailable, launchBrowser, newPage, screenshot } from './support/browser.ts';
-import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
+import { newPage, screenshot } from './support/browser.ts';
+import { useBrowserSuite } from './support/browser-suite.ts';
+import { ADMIN } from './support/e2e-server.ts';
 
 /**
  * The provider metrics and health history pages in headless Chromium against `npm start` on the
@@ -14,29 +14,13 @@ import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './s
  */
 describe('E2E: provider metrics and health history in a real browser', function () {
   this.timeout(60_000);
-  let server: E2eServer;
-  let browser: Browser;
-
-  before(async function () {
-    if (!chromiumAvailable()) {
-      if (process.env['CI']) throw new Error('E2E: /usr/bin/chromium is missing (apt-get install chromium)');
-      this.skip();
-    }
-    ensureDashboardBuilt();
-    server = await startE2eServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite({ dashboard: true });
 
   it('shows an administrator the providers with their figures, the last-hour chart and a provider\'s health history', async function () {
-    expect([...server.routes].filter((r) => r === 'GET /admin/provider-metrics' || r === 'GET /providers/{id}')).to.have.length(2);
-    const api = new ApiClient(server.url);
+    expect([...suite.server.routes].filter((r) => r === 'GET /admin/provider-metrics' || r === 'GET /providers/{id}')).to.have.length(2);
+    const api = new ApiClient(suite.server.url);
     const tenant = await registerTenant(api, 'metrics-e2e');
-    await server.container.get(INFRA.storage).wallets.update(tenant.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-metrics-seed', description: 'e2e credit' }), new Date());
+    await suite.server.container.get(INFRA.storage).wallets.update(tenant.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-metrics-seed', description: 'e2e credit' }), new Date());
     const key = (await api.post('/api-keys', { name: 'Live', isSandbox: false }, tenant.auth)).body.data.key as string;
     for (const to of ['0241234567', '0241234568', '0241234569']) expect((await api.post('/messages/send', { channel: 'SMS', to, body: 'Your order is ready' }, { apiKey: key })).status).to.equal(201);
     const admin = (await api.post('/auth/login', { email: ADMIN.email, password: ADMIN.password })).body.data.token as string;
@@ -46,13 +30,13 @@ describe('E2E: provider metrics and health history in a real browser', function 
       return row && row.attempts >= 3 ? row as { id: string } : null;
     });
     // Earlier checks (one failed) as the worker's periodic job would have recorded them, then one now through the API.
-    const history = server.container.get(MESSAGING.providerRepository);
+    const history = suite.server.container.get(MESSAGING.providerRepository);
     for (const [minutesAgo, latencyMs, ok] of [[50, 12, true], [40, 18, true], [30, 95, false], [20, 15, true], [10, 11, true]] as const) {
       await history.recordHealth({ id: `e2e-check-${minutesAgo}`, providerId: outboxSms.id, ok, latencyMs, detail: ok ? 'outbox directory writable' : 'outbox directory not writable', balance: null, checkedAt: new Date(Date.now() - minutesAgo * 60_000) });
     }
     expect((await api.post(`/providers/${outboxSms.id}/health-check`, {}, { token: admin })).status).to.equal(200);
 
-    const { page, context, errors } = await newPage(browser, server.url);
+    const { page, context, errors } = await newPage(suite.browser, suite.server.url);
     try {
       await page.goto('/sign-in');
       await page.getByLabel('Email').fill(ADMIN.email);

@@ -3,6 +3,7 @@ import { RecordingProvider } from '../../adapters/memory/recording-provider.ts';
 import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { openWhatsappWindow } from '../support/whatsapp-window.ts';
 import { registerTenant, type TestTenant } from '../support/tenants.ts';
 
 describe('HTTP: /analytics', function () {
@@ -29,6 +30,7 @@ describe('HTTP: /analytics', function () {
     const curly = `We\u2019re sorry, your parcel is delayed. ${'x'.repeat(60)}`;
     for (let i = 0; i < 3; i += 1) await send({ channel: 'SMS', to: `+23324555${String(1000 + i)}`, body: curly });
     for (let i = 0; i < 4; i += 1) await send({ channel: 'SMS', to: `+23324556${String(1000 + i)}`, body: 'Your code is 1234' });
+    await openWhatsappWindow(storage, owner.organizationId, '+233245570001');
     await send({ channel: 'WHATSAPP', to: '+233245570001', body: 'Hello on WhatsApp' });
     sms.next = () => ({ accepted: false, retryable: false, errorCode: 'VENDOR_REJECTED', errorMessage: 'destination refused' });
     for (let i = 0; i < 2; i += 1) await send({ channel: 'SMS', to: `+23324558${String(1000 + i)}`, body: 'will fail' });

@@ -144,7 +144,7 @@ describe('HTTP: message send errors and refusals', () => {
 
   it('201 REJECTED with FRAUD_PREMIUM_RATE, RECIPIENT_SUPPRESSED and FRAUD_RECIPIENT_VELOCITY: cost 0, never delivered', async () => {
     const storage = app.container.get(INFRA.storage);
-    await storage.suppressions.insert({ id: randomUUID(), organizationId: owner.organizationId, phone: phone(50), email: null, channel: null, reason: 'STOP', createdAt: new Date() });
+    await storage.suppressions.insert({ id: randomUUID(), organizationId: owner.organizationId, phone: phone(50), email: null, channel: null, category: null, reason: 'STOP', createdAt: new Date() });
     const before = await balance(owner);
     const premium = await app.api.post('/messages/send', { channel: 'SMS', to: '+448712345678', body: 'x' }, { apiKey: liveKey });
     const suppressed = await app.api.post('/messages/send', { channel: 'SMS', to: phone(50), body: 'x' }, { apiKey: liveKey });

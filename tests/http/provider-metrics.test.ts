@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { CHANNELS } from '../../core/domain/channel.ts';
+import { VENDOR_CHANNELS } from '../../core/domain/channel.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startFakeArkesel, type FakeArkesel } from '../support/fake-vendors/arkesel.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -74,7 +74,7 @@ describe('HTTP: GET /admin/provider-metrics (per provider figures of the last ho
     expect(row.series.reduce((s: number, m: { attempts: number }) => s + m.attempts, 0)).to.equal(3);
     expect(data.series).to.have.length(60);
     expect(data.series.reduce((s: number, m: { attempts: number }) => s + m.attempts, 0)).to.be.at.least(3);
-    expect(data.queues.map((q: { channel: string }) => q.channel)).to.deep.equal([...CHANNELS]);
+    expect(data.queues.map((q: { channel: string }) => q.channel)).to.deep.equal([...VENDOR_CHANNELS]);
   });
 
   it('narrows the window with minutes and refuses minutes outside 1..60 with VALIDATION_ERROR', async () => {

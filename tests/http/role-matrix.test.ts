@@ -24,6 +24,8 @@ const PROBES: ReadonlyArray<{ permission: Permission; method: string; path: stri
   { permission: 'senders:write', method: 'DELETE', path: '/sender-ids/unknown' },
   { permission: 'vendor-accounts:read', method: 'GET', path: '/vendor-accounts' },
   { permission: 'vendor-accounts:write', method: 'DELETE', path: '/vendor-accounts/unknown' },
+  { permission: 'conversations:read', method: 'GET', path: '/conversations' },
+  { permission: 'conversations:write', method: 'POST', path: '/conversations/unknown/read' },
 ];
 
 describe('HTTP: the tenant role matrix (docs/permissions.md)', () => {

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { arkeselProvidersFile, startCountingArkesel } from '../support/fake-vendors/counting-arkesel.ts';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -11,40 +9,6 @@ import { dedicatedDatabase, freePort, startProcess, until, untilHealthy, type St
 const MESSAGES = 20;
 const VENDOR_HOLD_MS = 3_000;
 
-/**
- * A fake Arkesel v2 that holds every send VENDOR_HOLD_MS before answering. A send counts as accepted
- * only when its answer reaches a live connection: one whose worker died meanwhile was never confirmed
- * to the sender, like a vendor request cut off mid-flight.
- */
-function startHoldingVendor() {
-  const state = { inFlight: 0, received: 0, accepted: new Map<string, number>() };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method !== 'POST') { // the provider health check (balance)
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: 'success', data: { main_balance: 100, sms_balance: 1000 } }));
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { recipients: string[] };
-      state.inFlight += 1; state.received += 1;
-      setTimeout(() => {
-        state.inFlight -= 1;
-        if (req.socket.destroyed) return;
-        for (const r of body.recipients.map((x) => x.replace(/\D/g, ''))) state.accepted.set(r, (state.accepted.get(r) ?? 0) + 1);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: 'success', data: body.recipients.map((recipient) => ({ recipient, id: randomUUID() })) }));
-      }, VENDOR_HOLD_MS);
-    });
-  });
-  return new Promise<{ url: string; state: typeof state; close: () => Promise<void> }>((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state,
-      close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
-    }));
-  });
-}
 
 describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', function () {
   this.timeout(180_000);
@@ -63,13 +27,9 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
   });
 
   it('has every message of the batch in flight taken over and delivered within 60 s, each accepted by the vendor exactly once', async () => {
-    const vendor = await startHoldingVendor();
+    const vendor = await startCountingArkesel(VENDOR_HOLD_MS);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-crash-'));
-    const providersFile = path.join(dir, 'providers.json');
-    await writeFile(providersFile, JSON.stringify({ providers: [{
-      name: 'crash-arkesel', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['*'],
-      settings: { senderId: 'NKRA', baseUrl: vendor.url }, credentials: { apiKey: 'crash-test-key' },
-    }] }));
+    const providersFile = await arkeselProvidersFile(dir, 'crash-arkesel', vendor.url);
     const port = await freePort();
     const env = { DATABASE_URL: url, DATA_DIR: dir, PROVIDERS_FILE: providersFile, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
     const first = startProcess('hosts/main.ts', env);

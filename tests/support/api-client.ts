@@ -19,6 +19,7 @@ export class ApiClient {
   get<T = any>(path: string, auth: Credentials = {}, headers: Record<string, string> = {}) { return this.request<T>('GET', path, undefined, auth, headers); }
   post<T = any>(path: string, body?: unknown, auth: Credentials = {}, headers: Record<string, string> = {}) { return this.request<T>('POST', path, body, auth, headers); }
   patch<T = any>(path: string, body?: unknown, auth: Credentials = {}) { return this.request<T>('PATCH', path, body, auth); }
+  put<T = any>(path: string, body?: unknown, auth: Credentials = {}) { return this.request<T>('PUT', path, body, auth); }
   delete<T = any>(path: string, auth: Credentials = {}) { return this.request<T>('DELETE', path, undefined, auth); }
 
   async request<T = any>(method: string, path: string, body: unknown, auth: Credentials = {}, extraHeaders: Record<string, string> = {}): Promise<ApiResponse<T>> {

@@ -10,6 +10,7 @@ import { loadProviders } from '../../hosts/messaging-bindings.ts';
 import { sharedInfrastructure } from './shared-infrastructure.ts';
 import { testConfig } from './test-config.ts';
 import { ApiClient } from './api-client.ts';
+import { API } from '../../hosts/api/tokens.ts';
 
 export interface TestApp {
   url: string;
@@ -42,5 +43,5 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await loadProviders(container);
   const server: RunningServer = await listen(buildApp(container, options.extraRoutes, options.webRoot === undefined ? {} : { webRoot: options.webRoot }), 0, '127.0.0.1', logger);
   const url = `http://127.0.0.1:${server.port}`;
-  return { url, api: new ApiClient(url), container, email, close: () => server.close(1_000) };
+  return { url, api: new ApiClient(url), container, email, close: async () => { await container.get(API.inboxStreams).close(); await server.close(1_000); } };
 }

@@ -18,6 +18,7 @@ export const OrganizationEntity = defineEntity({
     preferredChannels: p.json<string[]>(),
     paused: p.boolean(),
     defaultSenderId: p.string().nullable(),
+    quietHours: p.json<{ start: string; end: string }>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

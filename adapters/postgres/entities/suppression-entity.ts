@@ -9,6 +9,7 @@ export const SuppressionEntity = defineEntity({
     phone: p.string().nullable(),
     email: p.string().nullable(),
     channel: p.string().nullable(),
+    category: p.string().nullable(),
     reason: p.string().nullable(),
     createdAt: p.datetime(),
   },

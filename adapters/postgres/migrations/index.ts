@@ -18,6 +18,11 @@ import { providerMetricsIndexes } from './0018-provider-metrics-indexes.ts';
 import type { Migration } from './migration.ts';
 import { verify } from './0019-verify.ts';
 import { verifyExpiry } from './0020-verify-expiry.ts';
+import { inbox } from './0030-inbox.ts';
+import { consentAndScheduling } from './0021-consent-and-scheduling.ts';
+import { campaignSchedule } from './0022-campaign-schedule.ts';
+import { inboundConversations } from './0035-inbound-conversations.ts';
+import { partitionedLogs } from './0040-partitioned-logs.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs];

@@ -1,3 +1,5 @@
+import { optOutOption } from '../consent/opt-out-link-text.ts';
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { fieldError } from '../../errors.ts';
 import type { Campaign } from '../../domain/campaign.ts';
 import type { Template } from '../../domain/template.ts';
@@ -28,7 +30,7 @@ export interface CampaignEstimate {
 
 /** Recipients now, and a cost estimate priced from a sample of them. VALIDATION_ERROR when the campaign has no usable template. */
 export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments' | 'contacts' | 'templates' | 'organizations' | 'messages'>; pricing: PricingRepository;
-  fraud: NewTenantLimits; clock: Clock }, campaign: Campaign): Promise<CampaignEstimate> {
+  fraud: NewTenantLimits; clock: Clock; optOutLinks?: OptOutLinkSigner | undefined }, campaign: Campaign): Promise<CampaignEstimate> {
   if (!campaign.templateId) throw fieldError('templateId', 'a campaign needs a template to send');
   const template = await deps.storage.templates.findById(campaign.organizationId, campaign.templateId);
   if (!template) throw fieldError('templateId', 'the template no longer exists');
@@ -41,7 +43,7 @@ export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments'
   let price = 0; let segments = 1; let skippedInSample = 0;
   const reasons = new Set<string>();
   for (const contact of sample) {
-    const result = prepareForContact(campaign, template, contact, rules);
+    const result = prepareForContact(campaign, template, contact, rules, optOutOption(deps, campaign.organizationId));
     if (result.ok) { price = Math.max(price, result.prepared.price); segments = Math.max(segments, result.prepared.segments); } else { skippedInSample += 1; reasons.add(result.reason); }
   }
   const exact = sample.length >= recipients;

@@ -1,3 +1,5 @@
+import type { OptOutLinks } from '../consent/opt-out-link-text.ts';
+import { isExemptCategory, type TemplateCategory } from '../../domain/channel.ts';
 import { AppError } from '../../errors.ts';
 import { addressKindOf, type Campaign } from '../../domain/campaign.ts';
 import type { ApprovalRequest } from '../../domain/approval.ts';
@@ -32,14 +34,16 @@ export async function campaignAudience(repos: Pick<Repositories, 'segments'>, ca
 }
 
 /** The message a contact gets, or why the contact is skipped (no valid address, a placeholder the contact cannot fill). */
-export function prepareForContact(campaign: Campaign, template: Template, contact: Contact, rules: readonly PricingRule[]):
+export function prepareForContact(campaign: Campaign, template: Template, contact: Contact, rules: readonly PricingRule[], optOut?: OptOutLinks):
   { ok: true; prepared: PreparedMessage } | { ok: false; reason: string } {
   const to = contact[addressKindOf(campaign.channel)];
   if (!to) return { ok: false, reason: `no ${addressKindOf(campaign.channel)}` };
   const variables: Record<string, string> = { ...contact.attributes }; // the contact's own fields win over attributes of the same name
   for (const name of CONTACT_VARIABLES) { const value = contact[name]; if (value) variables[name] = value; }
   try {
-    return { ok: true, prepared: prepareMessage({ channel: campaign.channel, to, templateId: template.id, variables, countryCode: contact.countryCode }, template, rules) };
+    return { ok: true, prepared: prepareMessage({
+      channel: campaign.channel, to, templateId: template.id, variables, countryCode: contact.countryCode, category: campaignCategory(template),
+    }, template, rules, '', { optOut }) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'VALIDATION_ERROR') return { ok: false, reason: error.message };
     throw error;
@@ -74,4 +78,9 @@ export async function loadCampaign(storage: Pick<Storage, 'campaigns' | 'approva
  */
 export function withinTransaction(tx: Repositories): Storage {
   return { ...tx, transaction: <T>(work: (inner: Repositories) => Promise<T>) => work(tx) } as Storage;
+}
+
+/** A campaign's messages are MARKETING unless the template names another category a recipient may opt out of (docs/consent.md). */
+export function campaignCategory(template: Pick<Template, 'category'>): TemplateCategory {
+  return isExemptCategory(template.category) ? 'MARKETING' : template.category;
 }

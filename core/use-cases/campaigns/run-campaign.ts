@@ -1,3 +1,6 @@
+import type { SendTiming } from '../messaging/send-timing.ts';
+import { optOutOption } from '../consent/opt-out-link-text.ts';
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import type { Campaign } from '../../domain/campaign.ts';
 import type { PricingRule } from '../../domain/pricing.ts';
@@ -15,10 +18,16 @@ import { campaignAudience, prepareForContact, withinTransaction } from './campai
 export const FAN_OUT_BATCH = 1_000;
 /** While recipients' messages are still queued, the job checks again after this many seconds. */
 export const COMPLETION_POLL_SECONDS = 5;
+/** While the only unfinished messages are SCHEDULED (a send window), the job checks again after this many seconds. */
+export const SCHEDULED_POLL_SECONDS = 60;
 /** Batches one job run handles before it re-enqueues the rest. */
 export const BATCHES_PER_RUN = 200;
 
 export interface RunCampaignDeps {
+  /** Opt-out links in campaign messages (docs/consent.md). */
+  optOutLinks?: OptOutLinkSigner | undefined;
+  /** Send windows and quiet hours: a campaign's messages outside them are SCHEDULED for their next opening (docs/consent.md). */
+  timing?: SendTiming | undefined;
   storage: Storage;
   pricing: PricingRepository;
   clock: Clock;
@@ -102,7 +111,7 @@ export class RunCampaign {
     const owners: string[] = [];
     const skipped: Array<{ contactId: string; reason: string }> = [];
     for (const contact of contacts) {
-      const result = prepareForContact(campaign, template, contact, rules);
+      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId));
       if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
     }
     const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(
@@ -124,8 +133,10 @@ export class RunCampaign {
       const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
       if (!campaign || campaign.status !== 'SENDING' || !campaign.fanOutDone) return campaign;
       const counts = await tx.campaigns.counts(job.organizationId, job.campaignId);
-      if (counts.queued + counts.pending > 0) {
-        await tx.jobs.enqueue(QUEUES.campaignRun, job, { startAfterSeconds: this.#deps.completionPollSeconds ?? COMPLETION_POLL_SECONDS });
+      if (counts.queued + counts.pending + counts.scheduled > 0) {
+        // Messages held for a send window wait hours: check back every minute, not every few seconds.
+        const poll = counts.queued + counts.pending > 0 ? this.#deps.completionPollSeconds ?? COMPLETION_POLL_SECONDS : SCHEDULED_POLL_SECONDS;
+        await tx.jobs.enqueue(QUEUES.campaignRun, job, { startAfterSeconds: poll });
         return campaign;
       }
       const now = clock.now();

@@ -1,3 +1,4 @@
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError } from '../../errors.ts';
 import { campaignView } from '../../domain/campaign.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
@@ -11,13 +12,13 @@ import { loadCampaign } from './campaign-support.ts';
 
 /**
  * POST /campaigns/{id}/send: starts a DRAFT campaign now (SENDING), or at its scheduledAt when that
- * is in the future (SCHEDULED). Refused: CAMPAIGN_NOT_APPROVED while an administrator's approval is
+ * is in the future (SCHEDULED: the worker's scheduler starts it then, docs/scheduling.md). Refused: CAMPAIGN_NOT_APPROVED while an administrator's approval is
  * pending or after a rejection; INSUFFICIENT_BALANCE when the wallet cannot cover the estimate;
  * TEMPLATE_NOT_APPROVED; CONFLICT from any state but DRAFT. The worker does the fan-out.
  */
 export class SendCampaign {
-  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits };
-  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits }) { this.#deps = deps; }
+  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits; optOutLinks?: OptOutLinkSigner | undefined };
+  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits; optOutLinks?: OptOutLinkSigner | undefined }) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, id: string) {
     const { storage, clock } = this.#deps;
@@ -53,8 +54,8 @@ export class SendCampaign {
       const current = await tx.campaigns.lock(scope.organizationId, id);
       if (current?.status !== 'DRAFT') throw new AppError('CONFLICT', 'The campaign changed meanwhile; reload it', { status: current?.status ?? null });
       await tx.campaigns.update(started);
-      await tx.jobs.enqueue(QUEUES.campaignRun, { campaignId: id, organizationId: scope.organizationId },
-        later ? { startAfterSeconds: Math.ceil((campaign.scheduledAt!.getTime() - now.getTime()) / 1000) } : {});
+      // A SCHEDULED campaign waits for the worker's scheduler (ReleaseScheduledMessages), which starts it at its time.
+      if (!later) await tx.jobs.enqueue(QUEUES.campaignRun, { campaignId: id, organizationId: scope.organizationId });
     });
     return {
       message: later ? `scheduled for ${campaign.scheduledAt!.toISOString()}` : 'sending started',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CHANNELS } from '../../domain/channel.ts';
+import { VENDOR_CHANNELS as CHANNELS } from '../../domain/channel.ts';
 import { normalizePhone } from '../../domain/phone.ts';
 import { normalizeEmail } from '../../domain/recipient.ts';
 import { AppError } from '../../errors.ts';
@@ -47,7 +47,7 @@ export class AddSuppression {
       if (email === null) throw invalid('email', 'is not a valid email address');
     }
     const entry: Suppression = {
-      id: this.#deps.ids.next(), organizationId: scope.organizationId, phone, email, channel: input.channel ?? null,
+      id: this.#deps.ids.next(), organizationId: scope.organizationId, phone, email, channel: input.channel ?? null, category: null,
       reason: input.reason || null, createdAt: this.#deps.clock.now(),
     };
     try {

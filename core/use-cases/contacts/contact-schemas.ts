@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AppError, fieldError } from '../../errors.ts';
 import { normalizeContactFields, type ContactFields, type ContactFieldsInput } from '../../domain/contact.ts';
 import type { ContactRepository } from '../../ports/contact-repository.ts';
+import { isTimeZone, timeZoneSpelling } from '../organizations/update-organization.ts';
 
 const optionalText = (max: number) => v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))));
 
@@ -15,6 +16,9 @@ export const ContactBody = v.object({
   tags: v.optional(v.pipe(v.array(v.pipe(v.string('must be strings'), v.maxLength(50, 'must be at most 50 characters each')), 'must be an array of strings'),
     v.maxLength(50, 'at most 50 tags'))),
   fcmToken: optionalText(4096),
+  /** IANA time zone (Africa/Lagos); null clears it (the country's zone applies). */
+  timeZone: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(64), v.check(isTimeZone, 'must be an IANA time zone such as Africa/Accra'),
+    v.transform(timeZoneSpelling)))),
   /** Free-form attributes: name -> text (null removes on update); bounds in normalizeContactFields (docs/contacts.md). */
   attributes: v.optional(v.pipe(
     v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be an object of name to text'),

@@ -17,11 +17,12 @@ export class CreateContact {
   constructor(deps: { storage: Storage; ids: IdGenerator; clock: Clock }) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, raw: unknown): Promise<ReturnType<typeof contactView>> {
-    const fields = contactFieldsOrThrow(parseInput(ContactBody, raw));
+    const input = parseInput(ContactBody, raw);
+    const fields = contactFieldsOrThrow(input);
     const { storage, ids, clock } = this.#deps;
     await refuseDuplicates(storage.contacts, scope.organizationId, fields, null);
     const now = clock.now();
-    const contact: Contact = { id: ids.next(), organizationId: scope.organizationId, ...fields, attributes: mergeAttributes({}, fields.attributes), optedOutAt: null, createdAt: now, updatedAt: now };
+    const contact: Contact = { id: ids.next(), organizationId: scope.organizationId, ...fields, attributes: mergeAttributes({}, fields.attributes), ...(input.timeZone ? { timeZone: input.timeZone } : {}), optedOutAt: null, createdAt: now, updatedAt: now };
     await storage.contacts.insert(contact); // a concurrent duplicate still ends as CONFLICT (unique indexes)
     return contactView(contact);
   }

@@ -27,7 +27,7 @@ export class OptOutContact {
       for (const address of addresses) {
         const recipient = (address.phone ?? address.email)!;
         if (await tx.suppressions.findMatch(scope.organizationId, 'SMS', recipient).then((s) => s !== null && s.channel === null)) continue;
-        await tx.suppressions.insert({ id: ids.next(), organizationId: scope.organizationId, ...address, channel: null, reason: 'opted out', createdAt: now });
+        await tx.suppressions.insert({ id: ids.next(), organizationId: scope.organizationId, ...address, channel: null, category: null, reason: 'opted out', createdAt: now });
       }
       await publishOutboundEvent(tx, {
         id: ids.next(), organizationId: scope.organizationId, kind: 'contact.opted_out', occurredAt: now,

@@ -31,7 +31,9 @@ export class UpdateContact {
     });
     await refuseDuplicates(storage.contacts, scope.organizationId, fields, id);
     // Attributes given are merged into the stored ones (null or blank removes one); absent ones stay.
-    const updated = { ...current, ...fields, attributes: mergeAttributes(current.attributes, fields.attributes), updatedAt: clock.now() };
+    const { timeZone: _stored, ...rest } = current;
+    const timeZone = patch.timeZone !== undefined ? patch.timeZone : current.timeZone ?? null;
+    const updated = { ...rest, ...fields, attributes: mergeAttributes(current.attributes, fields.attributes), ...(timeZone ? { timeZone } : {}), updatedAt: clock.now() };
     if (!(await storage.contacts.update(updated))) throw new AppError('NOT_FOUND', 'Contact not found');
     return contactView(updated);
   }

@@ -6,6 +6,7 @@ import { templateView, type Template } from '../../domain/template.ts';
 import { notificationEventView } from '../../domain/notification-event.ts';
 import type { Repositories } from '../../ports/storage.ts';
 import { channelSchema } from '../messaging/message-preparation.ts';
+import { UNREAD_FALLBACK_MAX_MINUTES } from '../../domain/inbox.ts';
 
 export const EVENT_SLUG_MAX = 100;
 
@@ -32,7 +33,8 @@ export const retryRulesSchema = v.object({
 
 export const fallbackRulesSchema = v.object({
   channels: v.optional(channelListSchema, () => []),
-}, 'must be an object { channels: [...] }');
+  unreadAfterMinutes: v.optional(v.nullable(integer(1, UNREAD_FALLBACK_MAX_MINUTES))),
+}, 'must be an object { channels: [...], unreadAfterMinutes }');
 
 export const descriptionSchema = v.nullable(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(1_000, 'must be at most 1000 characters')));
 export const templateIdSchema = v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(64, 'is too long')));

@@ -1,3 +1,4 @@
+import { optOutOption } from '../consent/opt-out-link-text.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { fields, parseInput } from '../../validation.ts';
@@ -7,10 +8,13 @@ import { EVENT_SLUG_PATTERN, type EventTrigger, type TriggerStep } from '../../d
 import { acceptMessagesIn } from '../messaging/accept-messages.ts';
 import { countryCodeSchema, idempotencyKeySchema, variablesSchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
+import { sendAtOf, sendAtSchema } from '../messaging/send-at.ts';
 import { deliverInline } from '../messaging/send-message.ts';
 import { isFinalFailure, takeNextStep, type TriggerDeps } from './trigger-steps.ts';
 import { EVENT_SLUG_MAX } from './event-schemas.ts';
-import { planChannels, prepareStep, reachOfAddress, reachOfContact, triggerVariables } from './trigger-plan.ts';
+import { planChannels, prepareStep, reachOfAddress, reachOfContact, reachOfSubscriberOnly, triggerVariables, withSubscriber } from './trigger-plan.ts';
+import { scheduleUnreadFallback } from './unread-fallback.ts';
+import { SUBSCRIBER_ID_MAX } from '../../domain/inbox.ts';
 import { loadTriggerView, type TriggerView } from './trigger-view.ts';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -23,10 +27,14 @@ export const TriggerEventInput = v.pipe(v.object({
     v.regex(EVENT_SLUG_PATTERN, 'must be an event slug: lowercase letters, digits, dot, underscore and hyphen')),
   to: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'is too long'))),
   contactId: v.optional(fields.id()),
+  /** The IN_APP recipient (docs/inbox.md): the tenant's id of the person; a contact's attribute `subscriberId` otherwise. */
+  subscriberId: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(SUBSCRIBER_ID_MAX, `must be at most ${SUBSCRIBER_ID_MAX} characters`))),
   variables: variablesSchema,
   countryCode: v.optional(countryCodeSchema, 'GH'),
   idempotencyKey: idempotencyKeySchema,
-}), v.check((input) => input.to !== undefined || input.contactId !== undefined, 'to or contactId is required'));
+  /** The first message not before this time, at most 35 days ahead (docs/scheduling.md); fallbacks follow its outcome as usual. */
+  sendAt: sendAtSchema,
+}), v.check((input) => input.to !== undefined || input.contactId !== undefined || input.subscriberId !== undefined, 'to or contactId is required'));
 
 /**
  * POST /events/trigger, and the library entry point to fire an event without HTTP.
@@ -38,6 +46,8 @@ export const TriggerEventInput = v.pipe(v.object({
  * delivery), recording the trigger, its step and the message in one transaction. The message is
  * delivered at once (like a synchronous send); when it fails at send time the fallback runs at once
  * too (takeNextStep), when it fails later the worker's `trigger-fallback` job runs it.
+ * With a future `sendAt` the first message is SCHEDULED (charged now, no inline delivery) and released
+ * by the worker at that time; its outcome drives the fallbacks as usual.
  * With an idempotencyKey the same request within 24 hours answers the same trigger (replayed);
  * another body with the same key -> IDEMPOTENCY_KEY_REUSED.
  */
@@ -48,6 +58,7 @@ export class TriggerEvent {
   async execute(ctx: SendContext, raw: unknown): Promise<{ trigger: TriggerView; replayed: boolean }> {
     const input = parseInput(TriggerEventInput, raw);
     const { storage, clock, ids, secrets, pricing } = this.#deps;
+    const sendAt = sendAtOf(input.sendAt, clock.now());
     const event = await storage.notificationEvents.findBySlug(ctx.organizationId, input.event);
     if (!event) throw new AppError('NOT_FOUND', `No notification event with slug "${input.event}"`, { event: input.event });
     if (!event.isActive) throw new AppError('EVENT_INACTIVE', `The notification event "${event.slug}" is deactivated`, { event: event.slug });
@@ -60,13 +71,14 @@ export class TriggerEvent {
       contact = await storage.contacts.findById(ctx.organizationId, input.contactId);
       if (!contact) throw new AppError('NOT_FOUND', 'Contact not found', { contactId: input.contactId });
     }
-    const reach = input.to !== undefined ? reachOfAddress(input.to, input.countryCode) : reachOfContact(contact!);
+    const base = input.to !== undefined ? reachOfAddress(input.to, input.countryCode) : contact ? reachOfContact(contact) : reachOfSubscriberOnly();
+    const reach = withSubscriber(base, input.subscriberId, contact);
     const { plan, unreachable } = planChannels(event, reach);
     const template = await storage.templates.findById(ctx.organizationId, event.templateId);
     const variables = triggerVariables(contact, input.variables);
     const countryCode = contact && input.to === undefined ? contact.countryCode : input.countryCode;
     const basis = { plan, templateId: event.templateId, variables, countryCode, fallbackSubject: event.name };
-    const prepared = prepareStep(basis, template, 0, await pricing.listActive());
+    const prepared = { ...prepareStep(basis, template, 0, await pricing.listActive(), optOutOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
 
     const { idempotencyKey, ...request } = input;
     const idempotency = idempotencyKey ? { key: `${IDEMPOTENCY_PREFIX}${idempotencyKey}`, requestHash: secrets.sha256(canonicalJson(request)) } : null;
@@ -96,6 +108,7 @@ export class TriggerEvent {
       };
       await tx.eventTriggers.insert(trigger);
       await tx.eventTriggers.insertStep(step);
+      await scheduleUnreadFallback(tx, trigger, event.fallbackRules.unreadAfterMinutes, message);
       if (idempotency) await tx.idempotency.complete(ctx.organizationId, idempotency.key, [trigger.id]);
       return { replayed: false as const, trigger, message };
     });

@@ -1,3 +1,4 @@
+import type { OptOutLinks } from '../consent/opt-out-link-text.ts';
 import { AppError } from '../../errors.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { Contact } from '../../domain/contact.ts';
@@ -21,6 +22,29 @@ export function addressKind(to: string): AddressKind {
 
 const KIND_CHANNELS: Record<AddressKind, readonly Channel[]> = { phone: PHONE_CHANNELS, email: ['EMAIL'], push: ['PUSH'] };
 const KIND_NAMES: Record<AddressKind, string> = { phone: 'a phone number', email: 'an email address', push: 'a push device token' };
+const NO_SUBSCRIBER = { ok: false as const, reason: 'no subscriberId was given (nor a contact attribute subscriberId)' };
+const NOBODY = { ok: false as const, reason: 'neither to nor contactId was given' };
+
+/** Only a subscriber id (IN_APP): every other channel unreachable. */
+export function reachOfSubscriberOnly(): Reach {
+  return { SMS: NOBODY, WHATSAPP: NOBODY, VOICE: NOBODY, EMAIL: NOBODY, PUSH: NOBODY, IN_APP: NO_SUBSCRIBER };
+}
+
+/**
+ * IN_APP reach: the request's subscriberId, else the contact's attribute `subscriberId` (docs/inbox.md).
+ * An opted-out contact stays unreachable. A malformed subscriberId is a VALIDATION_ERROR on `subscriberId`.
+ */
+export function withSubscriber(reach: Reach, subscriberId: string | undefined, contact: Contact | null): Reach {
+  if (contact?.optedOutAt) return reach;
+  const id = subscriberId ?? contact?.attributes['subscriberId'];
+  if (id === undefined) return reach;
+  const normalized = normalizeRecipient('IN_APP', id);
+  if (!normalized.ok) {
+    if (subscriberId === undefined) return { ...reach, IN_APP: { ok: false, reason: `the contact's subscriberId ${normalized.reason}` } };
+    throw new AppError('VALIDATION_ERROR', `subscriberId ${normalized.reason}`, { fieldErrors: { subscriberId: [normalized.reason] }, formErrors: [] });
+  }
+  return { ...reach, IN_APP: { ok: true, recipient: normalized.recipient } };
+}
 
 /**
  * A bare `to`: a phone number reaches SMS, WHATSAPP and VOICE, an email address EMAIL, anything else
@@ -38,6 +62,7 @@ export function reachOfAddress(to: string, countryCode: string): Reach {
   for (const c of ['SMS', 'WHATSAPP', 'VOICE', 'EMAIL', 'PUSH'] as const) {
     reach[c] = KIND_CHANNELS[kind].includes(c) ? { ok: true, recipient: normalized.recipient } : { ok: false, reason: `to is ${KIND_NAMES[kind]}` };
   }
+  reach.IN_APP = NO_SUBSCRIBER;
   return reach;
 }
 
@@ -49,13 +74,14 @@ export function reachOfAddress(to: string, countryCode: string): Reach {
 export function reachOfContact(contact: Contact): Reach {
   if (contact.optedOutAt) {
     const out = { ok: false as const, reason: 'the contact opted out' };
-    return { SMS: out, WHATSAPP: out, VOICE: out, EMAIL: out, PUSH: out };
+    return { SMS: out, WHATSAPP: out, VOICE: out, EMAIL: out, PUSH: out, IN_APP: out };
   }
   const phone = contact.phone ? { ok: true as const, recipient: contact.phone } : { ok: false as const, reason: 'the contact has no phone' };
   return {
     SMS: phone, WHATSAPP: phone, VOICE: phone,
     EMAIL: contact.email ? { ok: true, recipient: contact.email } : { ok: false, reason: 'the contact has no email' },
     PUSH: contact.fcmToken ? { ok: true, recipient: contact.fcmToken } : { ok: false, reason: 'the contact has no fcmToken' },
+    IN_APP: NO_SUBSCRIBER,
   };
 }
 
@@ -97,14 +123,14 @@ export function triggerVariables(contact: Contact | null, variables: Record<stri
 /**
  * Renders and prices one planned channel through the send path's own preparation. The event's
  * template is used on every channel of the plan (its text, with the trigger's variables); sent by
- * email, a template without a subject takes the event's name as subject.
+ * email or in-app, a template without a subject takes the event's name as subject (the bell's title).
  */
 export function prepareStep(trigger: Pick<EventTrigger, 'plan' | 'templateId' | 'variables' | 'countryCode' | 'fallbackSubject'>, template: Template | null,
-  step: number, rules: readonly PricingRule[]): PreparedMessage {
+  step: number, rules: readonly PricingRule[], optOut?: OptOutLinks): PreparedMessage {
   const planned = trigger.plan[step]!;
   const forChannel = template && template.channel !== planned.channel ? { ...template, channel: planned.channel } : template;
   return prepareMessage({
     channel: planned.channel, to: planned.recipient, templateId: trigger.templateId ?? undefined, variables: trigger.variables,
-    countryCode: trigger.countryCode, subject: planned.channel === 'EMAIL' && !template?.subject ? trigger.fallbackSubject : undefined,
-  }, forChannel, rules);
+    countryCode: trigger.countryCode, subject: (planned.channel === 'EMAIL' || planned.channel === 'IN_APP') && !template?.subject ? trigger.fallbackSubject : undefined,
+  }, forChannel, rules, '', { optOut });
 }

@@ -1,3 +1,4 @@
+import { optOutOption } from '../consent/opt-out-link-text.ts';
 import { isAppError } from '../../errors.ts';
 import type { Message } from '../../domain/message.ts';
 import { retryDelaySeconds, type EventTrigger, type TriggerStep } from '../../domain/notification-event.ts';
@@ -9,6 +10,7 @@ import type { PreparedMessage } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import { deliverInline, type SendDeps } from '../messaging/send-message.ts';
 import { prepareStep } from './trigger-plan.ts';
+import { isUnreadInApp, scheduleUnreadFallback } from './unread-fallback.ts';
 
 /** The send pipeline's ports; without `deliverNow` every step is queued for the worker instead of delivered at once. */
 export type TriggerDeps = Omit<SendDeps, 'deliverNow'> & { deliverNow?: SendDeps['deliverNow'] };
@@ -32,9 +34,10 @@ export function isFinalFailure(message: Pick<Message, 'status'>): boolean {
  * only when `failedMessageId` is still the trigger's current message, and the change is a
  * compare-and-set on the trigger's version, so exactly one caller takes the step.
  */
-export async function takeNextStep(deps: TriggerDeps, triggerId: string, failedMessageId: string): Promise<EventTrigger | null> {
+export async function takeNextStep(deps: TriggerDeps, triggerId: string, failedMessageId: string, options: { unreadInApp?: boolean } = {}): Promise<EventTrigger | null> {
   const { storage, clock } = deps;
   let failedId = failedMessageId;
+  let unreadInApp = options.unreadInApp === true;
   for (let i = 0; i < MAX_STEPS_PER_CALL; i++) {
     const trigger = await storage.eventTriggers.findForAdvance(triggerId);
     if (!trigger || trigger.state === 'EXHAUSTED' || trigger.currentMessageId !== failedId) return trigger;
@@ -48,8 +51,12 @@ export async function takeNextStep(deps: TriggerDeps, triggerId: string, failedM
       target = { step: trigger.currentStep, attempt: trigger.currentAttempt + 1 };
     } else {
       const current = await storage.messages.findById(trigger.organizationId, failedId);
-      if (!current || !isFinalFailure(current)) return trigger;
-      if (current.status === 'FAILED' && trigger.currentAttempt < trigger.retryRules.attempts) {
+      if (!current) return trigger;
+      if (!isFinalFailure(current)) {
+        // The unread fallback (docs/inbox.md): an IN_APP message nobody read in time counts as failed; the next channel is sent.
+        if (!unreadInApp || !await isUnreadInApp(storage, current)) return trigger;
+        target = { step: trigger.currentStep + 1, attempt: 1 };
+      } else if (current.status === 'FAILED' && trigger.currentAttempt < trigger.retryRules.attempts) {
         const delay = retryDelaySeconds(trigger.retryRules, trigger.currentAttempt);
         if (delay > 0) return scheduleRetry(deps, trigger, delay);
         target = { step: trigger.currentStep, attempt: trigger.currentAttempt + 1 };
@@ -57,6 +64,7 @@ export async function takeNextStep(deps: TriggerDeps, triggerId: string, failedM
         target = { step: trigger.currentStep + 1, attempt: 1 };
       }
     }
+    unreadInApp = false;
     const sent = await sendStep(deps, trigger, target);
     if (!sent) return storage.eventTriggers.findForAdvance(triggerId);
     let message = sent;
@@ -100,7 +108,7 @@ async function sendStep(deps: TriggerDeps, trigger: EventTrigger, target: { step
   while (step < trigger.plan.length) {
     let prepared: PreparedMessage;
     try {
-      prepared = prepareStep(trigger, template, step, rules);
+      prepared = prepareStep(trigger, template, step, rules, optOutOption(deps, trigger.organizationId));
     } catch (error) {
       if (!isAppError(error)) throw error;
       skip(step, attempt, error.code, error.message);
@@ -121,6 +129,10 @@ async function sendStep(deps: TriggerDeps, trigger: EventTrigger, target: { step
           id: ids.next(), triggerId: trigger.id, organizationId: trigger.organizationId, sequence: sequence + 1, channel: prepared.channel,
           recipient: prepared.recipient, attempt, messageId: message.id, errorCode: null, errorMessage: null, createdAt: now,
         }]);
+        if (message.channel === 'IN_APP') {
+          const event = await tx.notificationEvents.findById(trigger.organizationId, trigger.eventId);
+          await scheduleUnreadFallback(tx, { ...trigger, currentStep: step }, event?.fallbackRules.unreadAfterMinutes, message);
+        }
         return { lost: false as const, message };
       });
       return result.lost ? null : result.message;

@@ -13,6 +13,8 @@ import type { PreparedMessage } from './message-preparation.ts';
 import type { FraudLimits, SendContext } from './send-context.ts';
 import { screenCandidates, type Verdict } from './send-screening.ts';
 import { resolveSenderIds } from '../senders/sender-id-check.ts';
+import { timeMessages, type SendTiming } from './send-timing.ts';
+import { refuseClosedWhatsappWindows } from './whatsapp-window-check.ts';
 
 const HOUR_MS = 3_600_000;
 const IDEMPOTENCY_TTL_MS = 24 * HOUR_MS;
@@ -31,6 +33,8 @@ export interface AcceptDeps {
    * own accounts serve is priced at `fee` (pesewas per message) instead of the platform price.
    */
   ownAccounts?: OwnAccountPricing | undefined;
+  /** Send windows and quiet hours (docs/consent.md): messages outside them are SCHEDULED for their next opening. */
+  timing?: SendTiming | undefined;
 }
 
 export interface OwnAccountPricing {
@@ -65,6 +69,8 @@ export interface AcceptRequest {
    * refused request; an error fails the batch (each request is then accepted alone).
    */
   alsoWrite?: AlsoWrite;
+  /** Not held to WhatsApp's 24-hour window (whatsapp-window-check.ts): Verify passcodes. */
+  whatsappWindowExempt?: boolean;
 }
 
 export interface AlsoWrite {
@@ -132,15 +138,18 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   });
 
   const named = await senderIdsOf(tx, requests, outcomes, organizations);
+  const windowClosed = await refuseClosedWhatsappWindows(tx, requests, outcomes, now);
 
   const going = requests.flatMap((r, i) => (outcomes[i] ? [] : [i]));
   const verdicts = await screenCandidates(tx, going.flatMap((i) => requests[i]!.prepared.map((prepared) => ({ organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared }))), deps.fraud, now);
+  const times = await timeMessages(tx, deps.timing ?? {}, going.flatMap((i) => requests[i]!.prepared.map((prepared) => ({
+    organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared, refused: false }))).map((c, n) => ({ ...c, refused: verdicts[n] !== null })), now);
   let v = 0;
   const built = new Map(going.map((i) => [i, requests[i]!.prepared.map((p, k) => toMessage(ids[i]![k]!, requests[i]!.ctx,
-    { ...p, senderId: named.senders.get(i)?.[k] ?? p.senderId, price: priceOf(deps, requests[i]!.ctx, p) }, verdicts[v++] ?? null, now))]));
+    { ...p, sendAt: times[v] ?? null, senderId: named.senders.get(i)?.[k] ?? p.senderId, price: priceOf(deps, requests[i]!.ctx, p) }, verdicts[v++] ?? null, now))]));
 
   const charged = await debitOrganizations(tx, deps, requests, going, built, wallets, batchId, now);
-  const released = named.refused.flatMap((i) => (requests[i]!.idempotency ? [{ organizationId: requests[i]!.ctx.organizationId, key: requests[i]!.idempotency!.key }] : []));
+  const released = [...named.refused, ...windowClosed].flatMap((i) => (requests[i]!.idempotency ? [{ organizationId: requests[i]!.ctx.organizationId, key: requests[i]!.idempotency!.key }] : []));
   for (const i of going) {
     const r = requests[i]!;
     if (charged.refused.has(r.ctx.organizationId)) {
@@ -153,6 +162,7 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   if (released.length > 0) await tx.idempotency.release(released);
   const written = going.filter((i) => outcomes[i]?.accepted);
   await tx.messages.insertMany(written.flatMap((i) => built.get(i)!));
+  await recordOptOutLinks(tx, written.map((i) => ({ organizationId: requests[i]!.ctx.organizationId, prepared: requests[i]!.prepared, messages: built.get(i)! })), now);
   await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
     data: { messageId: m.id }, options: requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
   }))));
@@ -267,12 +277,22 @@ function priceOf(deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, p: Prepare
 
 function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date): Message {
   const live = !ctx.isSandbox;
+  // A time within the next second is now: a client's clock a little ahead must not park a message for nothing.
+  const releaseAt = p.sendAt && p.sendAt.getTime() > now.getTime() + 1_000 ? p.sendAt : null;
   return {
     id, organizationId: ctx.organizationId, internalMessageId: `msg_${id.replace(/-/g, '')}`, channel: p.channel,
-    recipient: p.recipient, country: p.country, subject: p.subject, body: p.body, templateId: p.templateId,
-    status: verdict ? 'REJECTED' : 'QUEUED', errorCode: verdict?.code ?? null, errorMessage: verdict?.message ?? null,
+    recipient: p.recipient, country: p.country, subject: p.subject, body: p.body, templateId: p.templateId, category: p.category,
+    status: verdict ? 'REJECTED' : releaseAt ? 'SCHEDULED' : 'QUEUED', scheduledAt: verdict ? null : releaseAt, errorCode: verdict?.code ?? null, errorMessage: verdict?.message ?? null,
     cost: verdict || !live ? 0 : p.price, price: p.price, segments: p.segments, encoding: p.encoding, isSandbox: ctx.isSandbox,
     apiKeyId: ctx.apiKeyId, userId: ctx.userId, senderId: p.senderId, provider: null, providerMessageId: null, attempts: 0,
     leaseUntil: null, createdAt: now, updatedAt: now, sentAt: null, deliveredAt: null, failedAt: null,
   };
+}
+
+/** The opt-out links the accepted messages carry (docs/consent.md), in one statement: the hosted page finds them by token. */
+async function recordOptOutLinks(tx: Repositories, accepted: ReadonlyArray<{ organizationId: string; prepared: readonly PreparedMessage[]; messages: readonly Message[] }>,
+  now: Date): Promise<void> {
+  const links = accepted.flatMap(({ organizationId, prepared, messages }) => prepared.flatMap((p, k) => (p.optOutToken && messages[k]?.status !== 'REJECTED'
+    ? [{ token: p.optOutToken, organizationId, channel: p.channel, recipient: p.recipient, createdAt: now }] : [])));
+  if (links.length > 0) await tx.optOutLinks.insertMany(links);
 }

@@ -10,7 +10,7 @@ import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 
 /** How far along a status is: a report may only move a message forward. */
-const RANK: Record<DeliveryStatus, number> = { QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3 };
+const RANK: Record<DeliveryStatus, number> = { SCHEDULED: 0, QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3, CANCELLED: 3 };
 
 export interface ApplyDeliveryReportDeps {
   storage: Storage;

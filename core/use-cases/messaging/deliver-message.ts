@@ -1,3 +1,4 @@
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError } from '../../errors.ts';
 import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
 import { noProviderForDestination } from '../../domain/recipient.ts';
@@ -14,6 +15,8 @@ import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
+  /** Gives a marketing email its RFC 8058 one-click unsubscribe headers (docs/consent.md). */
+  optOutLinks?: OptOutLinkSigner | undefined;
   providers: ProviderDirectory;
   clock: Clock;
   ids: IdGenerator;
@@ -131,7 +134,7 @@ export class DeliverMessage {
       tried.lastProvider = provider.name;
       const result = await provider.send({
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
-        to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId,
+        to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
       const attempt: MessageAttempt = {
         id: this.#deps.ids.next(), messageId: claimed.id, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
@@ -235,4 +238,14 @@ export class DeliverMessage {
   async #subscribed(organizationId: string): Promise<boolean> {
     return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
   }
+}
+
+/**
+ * RFC 2369/8058 headers of an email whose body carries its opt-out link (a marketing email always
+ * does): mail clients then offer a one-click unsubscribe that POSTs to the same link.
+ */
+export function unsubscribeHeaders(links: OptOutLinkSigner | undefined, m: Pick<Message, 'channel' | 'organizationId' | 'recipient' | 'body'>): { headers?: Record<string, string> } {
+  if (!links || m.channel !== 'EMAIL') return {};
+  const url = links.url(links.token(m.organizationId, m.channel, m.recipient));
+  return m.body.includes(url) ? { headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {};
 }

@@ -21,7 +21,7 @@ export class GetMessage {
         errorMessage: a.errorMessage, durationMs: a.durationMs, at: a.createdAt.toISOString(),
       })),
       statusHistory: [
-        { status: 'QUEUED', source: 'api', detail: null, at: message.createdAt.toISOString() },
+        { status: message.scheduledAt ? 'SCHEDULED' : 'QUEUED', source: 'api', detail: null, at: message.createdAt.toISOString() },
         ...events.map((e) => ({ status: e.status, source: e.source, detail: e.detail, at: e.createdAt.toISOString() })),
       ],
     };

@@ -1,18 +1,21 @@
 import * as v from 'valibot';
 import { AppError, type ValidationDetails } from '../../errors.ts';
-import { CHANNELS, type Channel } from '../../domain/channel.ts';
+import { CHANNELS, TEMPLATE_CATEGORIES, type Channel, type TemplateCategory } from '../../domain/channel.ts';
 import { costPreview, type PricingRule } from '../../domain/pricing.ts';
 import { premiumRateReason } from '../../domain/phone.ts';
 import { normalizeRecipient } from '../../domain/recipient.ts';
 import { renderTemplate } from '../../domain/template-rendering.ts';
 import type { Template } from '../../domain/template.ts';
 import type { SmsEncoding } from '../../domain/sms-segments.ts';
+import { withOptOutLink, type OptOutLinks } from '../consent/opt-out-link-text.ts';
 
 /** Longest body accepted: 1,600 characters for text channels (10 SMS segments), 200 KB for email. */
 export const TEXT_BODY_MAX = 1_600;
 export const EMAIL_BODY_MAX = 200_000;
 export const SUBJECT_MAX = 998;
 
+/** A send's own category (docs/consent.md): what kind of message it is when no template says. */
+export const categorySchema = v.optional(v.picklist(TEMPLATE_CATEGORIES, `must be one of ${TEMPLATE_CATEGORIES.join(', ')}`));
 export const channelSchema = v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`);
 /** Template variables: an object of string to string (an array, which valibot's record would take, is refused). */
 export const variablesSchema = v.optional(v.pipe(
@@ -32,6 +35,8 @@ export interface MessageDraft {
   variables?: Record<string, string> | undefined;
   senderId?: string | undefined;
   countryCode: string;
+  category?: TemplateCategory | undefined;
+  sendAt?: Date | undefined;
 }
 
 /** A message ready to screen, charge and record. */
@@ -43,6 +48,12 @@ export interface PreparedMessage {
   subject: string | null;
   body: string;
   templateId: string | null;
+  /** The template's category, or the send's; TRANSACTIONAL when neither says (docs/consent.md). */
+  category: TemplateCategory;
+  /** The token of the opt-out link in the body (recorded with the message), or null. */
+  optOutToken: string | null;
+  /** Not before this time (`sendAt`, or the next send window): the message is SCHEDULED until then. Null: now. */
+  sendAt: Date | null;
   senderId: string | null;
   segments: number;
   encoding: SmsEncoding | null;
@@ -55,7 +66,7 @@ export interface PreparedMessage {
  * names for bulk items ("messages[3].to").
  */
 export function prepareMessage(draft: MessageDraft, template: Template | null, rules: readonly PricingRule[], field = '',
-  options: { subjectFromBody?: boolean } = {}): PreparedMessage {
+  options: { subjectFromBody?: boolean; optOut?: OptOutLinks | undefined } = {}): PreparedMessage {
   if (draft.templateId && !template) throw invalid(`${field}templateId`, 'template not found');
   if (template) {
     if (template.channel !== draft.channel) throw invalid(`${field}templateId`, `template is for ${template.channel}, not ${draft.channel}`);
@@ -64,9 +75,14 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
         : 'The template is waiting for approval and cannot be used yet', { templateId: template.id, status: template.status });
     }
   }
-  const source = draft.body ?? template?.body;
-  if (source === undefined || source.trim() === '') throw invalid(`${field}body`, 'body is required when no templateId is given');
-  const rendered = renderTemplate(source, draft.variables ?? {}, draft.channel === 'EMAIL' ? 'html' : 'text');
+  const written = draft.body ?? template?.body;
+  if (written === undefined || written.trim() === '') throw invalid(`${field}body`, 'body is required when no templateId is given');
+  const recipient = normalizeRecipient(draft.channel, draft.to, draft.countryCode);
+  if (!recipient.ok) throw invalid(`${field}to`, `to ${recipient.reason}`);
+  const category = draft.category ?? template?.category ?? 'TRANSACTIONAL';
+  const { source, variables, token } = withOptOutLink(written, draft.variables ?? {}, draft.channel, category,
+    options.optOut?.linkFor(draft.channel, recipient.recipient) ?? null);
+  const rendered = renderTemplate(source, variables, draft.channel === 'EMAIL' ? 'html' : 'text');
   if (!rendered.ok) throw invalid(`${field}variables`, `missing template variable${rendered.missing.length > 1 ? 's' : ''}: ${rendered.missing.join(', ')}`);
   const max = draft.channel === 'EMAIL' ? EMAIL_BODY_MAX : TEXT_BODY_MAX;
   if (rendered.text.length > max) throw invalid(`${field}body`, `body must be at most ${max} characters after rendering`);
@@ -79,16 +95,24 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
     if (renderedSubject.text.length > SUBJECT_MAX) throw invalid(`${field}subject`, `subject must be at most ${SUBJECT_MAX} characters`);
     subject = renderedSubject.text;
+  } else if (draft.channel === 'IN_APP') {
+    // The bell's title (docs/inbox.md): optional, from the request or the template.
+    const rawSubject = draft.subject?.trim() ? draft.subject : template?.subject;
+    if (rawSubject?.trim()) {
+      const renderedSubject = renderTemplate(rawSubject, draft.variables ?? {}, 'text');
+      if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
+      if (renderedSubject.text.length > SUBJECT_MAX) throw invalid(`${field}subject`, `subject must be at most ${SUBJECT_MAX} characters`);
+      subject = renderedSubject.text;
+    }
   }
 
-  const recipient = normalizeRecipient(draft.channel, draft.to, draft.countryCode);
-  if (!recipient.ok) throw invalid(`${field}to`, `to ${recipient.reason}`);
   const preview = costPreview(rules, draft.channel, recipient.country, rendered.text);
   if (!preview) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${draft.channel}`);
   return {
     channel: draft.channel, recipient: recipient.recipient, country: recipient.country,
     premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
-    subject, body: rendered.text, templateId: template?.id ?? null, senderId: draft.senderId ?? null,
+    subject, body: rendered.text, templateId: template?.id ?? null, category, optOutToken: token,
+    sendAt: draft.sendAt ?? null, senderId: draft.senderId ?? null,
     segments: preview.segments, encoding: preview.encoding, price: preview.price,
   };
 }

@@ -1,3 +1,5 @@
+import { optOutOption } from '../consent/opt-out-link-text.ts';
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError } from '../../errors.ts';
 import { pushTokenKind, type PushTokenKind } from '../../domain/recipient.ts';
 import { parseInput } from '../../validation.ts';
@@ -39,6 +41,8 @@ export interface MessageCostPreview {
 export interface PreviewMessageCostDeps {
   storage: Pick<Storage, 'templates'>;
   pricing: PricingRepository;
+  /** Counts the opt-out link a marketing message would carry (docs/consent.md). */
+  optOutLinks?: OptOutLinkSigner | undefined;
 }
 
 /**
@@ -56,7 +60,7 @@ export class PreviewMessageCost {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(scope.organizationId, input.templateId) : null;
     const rules = await this.#deps.pricing.listActive();
-    const prepared = prepareMessage(input, template, rules);
+    const prepared = prepareMessage({ ...input, sendAt: undefined }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId) }); // the price does not depend on when
     const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body);
     if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
     return {

@@ -1,12 +1,14 @@
+import { optOutOption } from '../consent/opt-out-link-text.ts';
 import * as v from 'valibot';
 import { AppError, isAppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import { deliveryLogView, type Message } from '../../domain/message.ts';
 import { AcceptCoalescer } from './accept-coalescer.ts';
-import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, variablesSchema, type PreparedMessage } from './message-preparation.ts';
+import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, variablesSchema, type PreparedMessage, categorySchema } from './message-preparation.ts';
 import { deliverInline, type SendDeps } from './send-message.ts';
 import type { SendContext } from './send-context.ts';
+import { sendAtOf, sendAtSchema } from './send-at.ts';
 
 export const BULK_MAX = 100;
 const INLINE_CONCURRENCY = 10;
@@ -16,22 +18,29 @@ export const BulkItemInput = v.object({
   to: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(4096, 'is too long')),
   body: v.pipe(v.string('must be a string'), v.maxLength(200_000, 'is too long')),
   variables: variablesSchema,
+  category: categorySchema,
   senderId: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(11, 'must be at most 11 characters'))),
   templateId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
   subject: v.optional(v.pipe(v.string(), v.maxLength(998))),
+  /** This item's own `sendAt`, overriding the request's. */
+  sendAt: sendAtSchema,
 });
 
 export const SendBulkInput = v.object({
   async: v.optional(v.boolean('must be true or false'), false),
   countryCode: v.optional(countryCodeSchema, 'GH'),
   idempotencyKey: idempotencyKeySchema,
+  /** Every item not before this time unless the item names its own (docs/scheduling.md). */
+  sendAt: sendAtSchema,
   messages: v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1, 'must contain at least 1 message'), v.maxLength(BULK_MAX, `must contain at most ${BULK_MAX} messages`)),
 });
 
 /**
  * POST /messages/bulk: 1-100 messages, validated all-or-nothing (any invalid item -> 400 naming the
  * item), charged in one debit, recorded and queued in one transaction. Each item gets its own
- * delivery log; fraud rejections are per item.
+ * delivery log; fraud rejections are per item. Items with a future `sendAt` (their own or the
+ * request's) are SCHEDULED; a sync request answers 202 when nothing was delivered inline and some
+ * item is SCHEDULED, as an async one does.
  */
 export class SendBulkMessages {
   readonly #deps: SendDeps;
@@ -41,12 +50,16 @@ export class SendBulkMessages {
   async execute(ctx: SendContext, raw: unknown): Promise<{ logs: Array<ReturnType<typeof deliveryLogView>>; queued: boolean; replayed: boolean }> {
     const input = parseInput(SendBulkInput, raw);
     const rules = await this.#deps.pricing.listActive();
+    const now = this.#deps.clock.now();
+    const requestSendAt = sendAtOf(input.sendAt, now);
     const items = input.messages.map((item, index) => itemOrThrow(item, index));
     const templateIds = [...new Set(items.flatMap((i) => (i.templateId ? [i.templateId] : [])))];
     const templates = new Map(await Promise.all(templateIds.map(async (id) => [id, await this.#deps.storage.templates.findById(ctx.organizationId, id)] as const)));
+    const optOut = optOutOption(this.#deps, ctx.organizationId);
     const prepared: PreparedMessage[] = items.map((item, index) => {
       try {
-        return prepareMessage({ ...item, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true });
+        const sendAt = item.sendAt !== undefined ? sendAtOf(item.sendAt, now) : requestSendAt;
+        return prepareMessage({ ...item, sendAt, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true, optOut });
       } catch (error) {
         throw itemError(error, index);
       }
@@ -57,8 +70,10 @@ export class SendBulkMessages {
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: this.#deps.secrets.sha256(canonicalJson(request)) } : null,
     });
     let messages = accepted.messages;
-    if (!input.async && !accepted.replayed) messages = await this.#deliverAll(messages);
-    return { logs: messages.map(deliveryLogView), queued: input.async, replayed: accepted.replayed };
+    const inline = !input.async && !accepted.replayed && messages.some((m) => m.status === 'QUEUED');
+    if (inline) messages = await this.#deliverAll(messages);
+    const queued = input.async || (!inline && messages.some((m) => m.status === 'SCHEDULED'));
+    return { logs: messages.map(deliveryLogView), queued, replayed: accepted.replayed };
   }
 
   async #deliverAll(messages: Message[]): Promise<Message[]> {

@@ -9,9 +9,13 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
+import { optOutOption } from '../consent/opt-out-link-text.ts';
+import type { SendTiming } from './send-timing.ts';
 import { AcceptCoalescer } from './accept-coalescer.ts';
-import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
+import { categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
+import { sendAtOf, sendAtSchema } from './send-at.ts';
 
 export const SendMessageInput = v.object({
   channel: channelSchema,
@@ -21,9 +25,12 @@ export const SendMessageInput = v.object({
   countryCode: v.optional(countryCodeSchema, 'GH'),
   templateId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
   variables: variablesSchema,
+  category: categorySchema,
   senderId: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(11, 'must be at most 11 characters'))),
   idempotencyKey: idempotencyKeySchema,
   async: v.optional(v.boolean('must be true or false'), false),
+  /** Not before this time, at most 35 days ahead (docs/scheduling.md): the message is SCHEDULED until then. */
+  sendAt: sendAtSchema,
 });
 
 export interface SendDeps {
@@ -38,12 +45,18 @@ export interface SendDeps {
   ownAccounts?: OwnAccountPricing | undefined;
   /** Pesewas; see AcceptDeps.lowBalanceThreshold. */
   lowBalanceThreshold?: number | undefined;
+  /** Opt-out links of marketing messages (docs/consent.md); without it no link is added. */
+  optOutLinks?: OptOutLinkSigner | undefined;
+  /** See AcceptDeps.timing. */
+  timing?: SendTiming | undefined;
 }
 
 /**
  * POST /messages/send: validates, prices, screens, charges once and records the message; with
  * `async` it is queued for the worker (202, QUEUED), otherwise delivered inline and the resulting
- * status returned (201). A fraud-blocked send is a REJECTED delivery log, not an error.
+ * status returned (201). With a future `sendAt` it is charged now and held SCHEDULED until then
+ * (202, whatever `async` says: nothing was delivered inline). A fraud-blocked send is a REJECTED
+ * delivery log, not an error.
  */
 export class SendMessage {
   readonly #deps: SendDeps;
@@ -53,7 +66,8 @@ export class SendMessage {
   async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView>; queued: boolean; replayed: boolean }> {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
-    const prepared = prepareMessage(input, template, await this.#deps.pricing.listActive());
+    const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
+    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId) });
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
     const accepted = await this.#coalescer.accept({
@@ -62,7 +76,7 @@ export class SendMessage {
     });
     let message = accepted.messages[0]!;
     if (!input.async && !accepted.replayed && message.status === 'QUEUED') message = await deliverInline(this.#deps, message);
-    return { log: deliveryLogView(message), queued: input.async, replayed: accepted.replayed };
+    return { log: deliveryLogView(message), queued: input.async || message.status === 'SCHEDULED', replayed: accepted.replayed };
   }
 }
 

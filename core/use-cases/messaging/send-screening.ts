@@ -1,6 +1,7 @@
 import type { Organization } from '../../domain/organization.ts';
 import { recipientCountKey } from '../../ports/message-repository.ts';
 import type { Repositories } from '../../ports/storage.ts';
+import type { Suppression } from '../../ports/suppression-repository.ts';
 import type { PreparedMessage } from './message-preparation.ts';
 import type { FraudLimits } from './send-context.ts';
 
@@ -14,7 +15,7 @@ export interface Candidate { organization: Organization; prepared: PreparedMessa
 
 /**
  * Screens the messages of a group-committed batch (one or several organizations), in order: tenant
- * paused, premium-rate numbers, suppression, recipient velocity and the new-tenant cap. The counts take
+ * paused, premium-rate numbers, suppression and the recipient's category preferences (docs/consent.md), recipient velocity and the new-tenant cap. The counts take
  * the batch itself into account (a message let through counts against the next), so a batch gets the
  * verdicts its messages would have had one by one. Two lookups for the whole batch (recipient counts,
  * suppression), plus one count per young organization.
@@ -23,7 +24,7 @@ export async function screenCandidates(tx: Repositories, candidates: readonly Ca
   const live = candidates.filter((c) => !c.organization.paused);
   const since = new Date(now.getTime() - HOUR_MS);
   const perRecipient = await tx.messages.countSinceByRecipient(since, live.map((c) => ({ organizationId: c.organization.id, recipient: c.prepared.recipient })));
-  const suppressed = await tx.suppressions.findMatches(live.map((c) => ({ organizationId: c.organization.id, channel: c.prepared.channel, recipient: c.prepared.recipient })));
+  const suppressed = await tx.suppressions.findMatches(live.map((c) => ({ organizationId: c.organization.id, channel: c.prepared.channel, recipient: c.prepared.recipient, category: c.prepared.category })));
   const sentThisHour = new Map<string, number>();
   for (const org of new Map(live.map((c) => [c.organization.id, c.organization])).values()) {
     if (isYoung(org, limits, now)) sentThisHour.set(org.id, await tx.messages.countSince(org.id, since));
@@ -32,7 +33,7 @@ export async function screenCandidates(tx: Repositories, candidates: readonly Ca
   return candidates.map(({ organization, prepared }) => {
     if (organization.paused) return { code: 'FRAUD_TENANT_PAUSED', message: 'The organization is paused' };
     const key = recipientCountKey(organization.id, prepared.recipient);
-    const verdict = screenOne(prepared, Boolean(suppressed[next++]), perRecipient.get(key) ?? 0, sentThisHour.get(organization.id) ?? null, limits);
+    const verdict = screenOne(prepared, suppressed[next++] ?? null, perRecipient.get(key) ?? 0, sentThisHour.get(organization.id) ?? null, limits);
     if (!verdict) {
       perRecipient.set(key, (perRecipient.get(key) ?? 0) + 1);
       if (sentThisHour.has(organization.id)) sentThisHour.set(organization.id, sentThisHour.get(organization.id)! + 1);
@@ -45,9 +46,12 @@ function isYoung(org: Organization, limits: FraudLimits, now: Date): boolean {
   return now.getTime() - org.createdAt.getTime() < limits.newTenantDays * 24 * HOUR_MS;
 }
 
-function screenOne(p: PreparedMessage, suppressed: boolean, toRecipient: number, organizationCount: number | null, limits: FraudLimits): Verdict | null {
+function screenOne(p: PreparedMessage, suppressed: Suppression | null, toRecipient: number, organizationCount: number | null, limits: FraudLimits): Verdict | null {
   if (p.premiumRate) {
     return { code: 'FRAUD_PREMIUM_RATE', message: p.premiumRate === 'premium-rate' ? 'Premium-rate numbers are blocked' : 'International network numbers are blocked' };
+  }
+  if (suppressed?.category) {
+    return { code: 'RECIPIENT_OPTED_OUT', message: `The recipient opted out of ${suppressed.category} messages${suppressed.channel ? ` on ${suppressed.channel}` : ''}` };
   }
   if (suppressed) {
     return { code: 'RECIPIENT_SUPPRESSED', message: 'The recipient is on the suppression list' };

@@ -1,3 +1,4 @@
+import { CLOCK_TIME } from '../../domain/send-window.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { fields, parseInput } from '../../validation.ts';
@@ -31,7 +32,7 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** The zone as given, with ICU's capitalisation ("africa/accra" -> "Africa/Accra") but not its renames. */
-function timeZoneSpelling(name: string): string {
+export function timeZoneSpelling(name: string): string {
   const resolved = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
   return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
@@ -59,6 +60,11 @@ export const UpdateOrganizationInput = v.object({
   monthlyVolume: v.optional(v.nullable(v.pipe(v.number('must be a number'), v.integer('must be an integer'),
     v.minValue(0, 'must be 0 or more'), v.maxValue(MAX_MONTHLY_VOLUME, `must be at most ${MAX_MONTHLY_VOLUME}`)))),
   defaultSenderId: clearable(11),
+  /** Recipients' local hours no non-urgent message reaches them (docs/consent.md); null clears. */
+  quietHours: v.optional(v.nullable(v.pipe(v.object({
+    start: v.pipe(v.string('must be a string'), v.regex(CLOCK_TIME, 'must be a time HH:MM')),
+    end: v.pipe(v.string('must be a string'), v.regex(CLOCK_TIME, 'must be a time HH:MM')),
+  }), v.check((q) => q.start !== q.end, 'start and end must differ')))),
   preferredChannels: v.optional(v.pipe(
     v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`), 'must be an array'),
     v.maxLength(50, 'must have at most 50 entries'), v.transform((channels) => [...new Set(channels)]),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parseInput } from '../../validation.ts';
-import { CHANNELS } from '../../domain/channel.ts';
+import { VENDOR_CHANNELS as CHANNELS } from '../../domain/channel.ts';
 import { DEFAULT_ROUTE, type ProviderConfig } from '../../domain/provider.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { ProviderRepository } from '../../ports/provider-repository.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CHANNELS } from '../../domain/channel.ts';
+import { VENDOR_CHANNELS } from '../../domain/channel.ts';
 import type { BreakerState } from '../../domain/circuit-breaker.ts';
 import { healthView } from '../../domain/provider.ts';
 import { errorRate, MINUTE_MS, startOfMinute } from '../../domain/provider-metrics.ts';
@@ -68,7 +68,7 @@ export class GetProviderMetrics {
       circuitScope: CIRCUIT_SCOPE,
       providers,
       series: total.map(({ minute, attempts: n, failed }) => ({ minute, attempts: n, failed })),
-      queues: CHANNELS.map((channel) => {
+      queues: VENDOR_CHANNELS.map((channel) => {
         const q = queues.find((x) => x.channel === channel);
         const oldest = q?.oldestQueuedAt ?? null;
         return {

@@ -44,7 +44,7 @@ export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<V
   const body = passcodeText(channel, code, v.locale, minutes, v.template);
   const prepared = prepareMessage({ channel, to: v.recipient, body, countryCode: v.country ?? 'GH', ...(channel === 'EMAIL' ? { subject: `Your verification code: ${code}` } : {}) },
     null, await deps.pricing.listActive());
-  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, ...(alsoWrite ? { alsoWrite } : {}) });
+  const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, whatsappWindowExempt: true, ...(alsoWrite ? { alsoWrite } : {}) });
   return accepted.messages[0]!;
 }
 

@@ -1,3 +1,6 @@
+import { ListSendWindows } from '../../../core/use-cases/admin/list-send-windows.ts';
+import { ReplaceSendWindows } from '../../../core/use-cases/admin/replace-send-windows.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
 import type { Container } from 'inversify';
 import { DecideApproval } from '../../../core/use-cases/admin/decide-approval.ts';
 import { ExitImpersonation } from '../../../core/use-cases/admin/exit-impersonation.ts';
@@ -15,7 +18,7 @@ import { API } from '../tokens.ts';
 /** Platform administration: revenue, tenants, pause/resume, impersonation, approvals, audit log. */
 export function bindAdminModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (config, storage, sessions, ids, clock) => adminRoutes({
+    (config, storage, sessions, ids, clock, timing) => adminRoutes({
       getPlatformRevenue: new GetPlatformRevenue({ storage }),
       listTenants: new ListTenants({ storage }),
       setTenantPaused: new SetTenantPaused({ storage, ids, clock }),
@@ -24,8 +27,10 @@ export function bindAdminModule(container: Container): void {
       listPendingApprovals: new ListPendingApprovals({ storage }),
       decideApproval: new DecideApproval({ storage, ids, clock }),
       listAuditLog: new ListAuditLog({ storage }),
+      listSendWindows: new ListSendWindows({ storage }),
+      replaceSendWindows: new ReplaceSendWindows({ storage, ids, clock, onChange: () => timing.windows?.invalidate?.() }),
     }),
-    [INFRA.config, INFRA.storage, INFRA.sessions, INFRA.ids, INFRA.clock]).inSingletonScope();
+    [INFRA.config, INFRA.storage, INFRA.sessions, INFRA.ids, INFRA.clock, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(API.recordImpersonatedRequest).toResolvedValue(
     (storage, ids, clock) => new RecordImpersonatedRequest({ storage, ids, clock }), [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
 }

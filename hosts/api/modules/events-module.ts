@@ -14,15 +14,15 @@ import { API } from '../tokens.ts';
 /** Notification events and their triggers (sends go through the messaging pipeline). */
 export function bindEventsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, metrics, config) => eventRoutes({
+    (storage, pricing, clock, ids, secrets, fraud, deliver, metrics, config, optOutLinks, timing) => eventRoutes({
       createEvent: new CreateEvent({ storage, ids, clock }),
       listEvents: new ListEvents({ storage }),
       getEvent: new GetEvent({ storage }),
       updateEvent: new UpdateEvent({ storage, ids, clock }),
-      triggerEvent: new TriggerEvent({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
+      triggerEvent: new TriggerEvent({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, optOutLinks, timing }),
       getTrigger: new GetTrigger({ storage }),
       listEventTriggers: new ListEventTriggers({ storage }),
       onSent: (channel, status) => metrics.sends.inc({ channel, status }),
     }),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config]).inSingletonScope();
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config, MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
 }

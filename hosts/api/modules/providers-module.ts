@@ -13,6 +13,9 @@ import { MESSAGING } from '../../messaging-bindings.ts';
 import { providerRoutes } from '../routes/provider-routes.ts';
 import { providerCallbackRoutes } from '../routes/provider-callback-routes.ts';
 import { INFRA } from '../../tokens.ts';
+import { WEBHOOKS } from '../../webhook-bindings.ts';
+import { ReceiveInboundMessages } from '../../../core/use-cases/conversations/receive-inbound-messages.ts';
+import { ReplyToConversation } from '../../../core/use-cases/conversations/reply-to-conversation.ts';
 import { API } from '../tokens.ts';
 
 export function bindProvidersModule(container: Container): void {
@@ -32,10 +35,16 @@ export function bindProvidersModule(container: Container): void {
     }),
     [MESSAGING.providerRepository, MESSAGING.checkProviderHealth]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (runtime, applyDeliveryReport, config, storage) => providerCallbackRoutes({
+    (runtime, applyDeliveryReport, config, storage, clock, ids, webhooks, pricing, secrets, fraud, deliver, ownAccounts, metrics) => providerCallbackRoutes({
       adaptersOf: (vendor) => runtime.adaptersOf(vendor), applyDeliveryReport, publicUrl: config.publicUrl,
       webhookChallenge: (vendor, query) => runtime.webhookChallenge(vendor, query),
       findMessage: (provider, id) => storage.messageStatus.findByProviderRef(provider, id),
+      inbound: {
+        receive: new ReceiveInboundMessages({ storage, clock, ids, webhooks }), ownerOf: (adapter) => runtime.ownerOf(adapter),
+        reply: new ReplyToConversation({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts }),
+        count: (outcome, vendor, n) => metrics.inbound.inc({ outcome, vendor }, n),
+      },
     }),
-    [MESSAGING.runtime, MESSAGING.applyDeliveryReport, INFRA.config, INFRA.storage]).inSingletonScope();
+    [MESSAGING.runtime, MESSAGING.applyDeliveryReport, INFRA.config, INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, INFRA.secrets,
+      MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing, API.metrics]).inSingletonScope();
 }

@@ -19,6 +19,6 @@ export function bindTemplatesModule(container: Container): void {
     }),
     [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing }) }),
-    [INFRA.storage, MESSAGING.pricing]).inSingletonScope();
+    (storage, pricing, optOutLinks) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks }) }),
+    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks]).inSingletonScope();
 }

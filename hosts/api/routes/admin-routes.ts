@@ -1,3 +1,5 @@
+import { ReplaceSendWindowsInput, type ReplaceSendWindows } from '../../../core/use-cases/admin/replace-send-windows.ts';
+import type { ListSendWindows } from '../../../core/use-cases/admin/list-send-windows.ts';
 import { DecideApprovalInput, type DecideApproval } from '../../../core/use-cases/admin/decide-approval.ts';
 import type { ExitImpersonation } from '../../../core/use-cases/admin/exit-impersonation.ts';
 import type { GetPlatformRevenue } from '../../../core/use-cases/admin/get-platform-revenue.ts';
@@ -18,6 +20,8 @@ export interface AdminRouteDeps {
   listPendingApprovals: ListPendingApprovals;
   decideApproval: DecideApproval;
   listAuditLog: ListAuditLog;
+  listSendWindows: ListSendWindows;
+  replaceSendWindows: ReplaceSendWindows;
 }
 
 const DENIED = {
@@ -30,6 +34,17 @@ const id = (input: RequestInput) => input.params['id'] ?? '';
 
 export function adminRoutes(deps: AdminRouteDeps): RouteDefinition[] {
   return [
+    {
+      method: 'GET', path: '/admin/send-windows', tag: 'Admin', summary: 'Send windows per country and category (recipient local time; docs/consent.md)',
+      auth: 'platform-admin', responses: { 200: '{ windows: [{ country, category, days (0 Sunday ... 6 Saturday), opensAt, closesAt }] }', ...DENIED },
+      handler: async () => ok(await deps.listSendWindows.execute()),
+    },
+    {
+      method: 'PUT', path: '/admin/send-windows', tag: 'Admin', summary: 'Replace every send window (audited; every process applies it within 10 s)',
+      auth: 'platform-admin', body: ReplaceSendWindowsInput,
+      responses: { 200: '{ windows }', 400: 'VALIDATION_ERROR (country, category, days 0-6, HH:MM, opensAt before closesAt, a country/category once, at most 500)', ...DENIED },
+      handler: async (input) => ok(await deps.replaceSendWindows.execute(admin(input), input.body)),
+    },
     {
       method: 'GET', path: '/admin/revenue', tag: 'Admin', summary: 'Total revenue (top-ups), usage revenue, message count and wallet balances',
       auth: 'platform-admin', responses: { 200: '{currency, totalRevenue, revenue {topUps, usage, debits, refunds}, usageRevenue, messageCount, walletBalances {total, wallets}}', ...DENIED },

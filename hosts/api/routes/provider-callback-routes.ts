@@ -1,7 +1,45 @@
 import { AppError, isAppError } from '../../../core/errors.ts';
 import type { ApplyDeliveryReport } from '../../../core/use-cases/messaging/apply-delivery-report.ts';
 import type { Message } from '../../../core/domain/message.ts';
-import type { InboundCallback, VendorAdapter } from '../../../core/ports/vendor-adapter.ts';
+import type { InboundCallback, InboundReport, VendorAdapter } from '../../../core/ports/vendor-adapter.ts';
+import type { ReceiveInboundMessages } from '../../../core/use-cases/conversations/receive-inbound-messages.ts';
+import type { ReplyToConversation } from '../../../core/use-cases/conversations/reply-to-conversation.ts';
+
+type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
+
+export interface InboundHandling {
+  receive: ReceiveInboundMessages;
+  /** Sends keyword auto-replies (charged like any live reply). */
+  reply: ReplyToConversation;
+  /** The organization owning the vendor account an adapter serves, or null (the platform's). */
+  ownerOf: (adapter: VendorAdapter) => string | null;
+  /** Counts inbound messages by outcome (stored, duplicate, unrouted, invalid). */
+  count?: (outcome: string, vendor: string, n: number) => void;
+}
+
+/**
+ * Stores the inbound messages of a verified callback and sends keyword auto-replies (their idempotency
+ * key is the inbound message id, so a redelivered callback never replies twice). A message to an
+ * address no organization holds is acknowledged (2xx: the vendor would retry forever) but stored nowhere:
+ * logged and counted. An auto-reply that cannot go (balance, window) is logged, not answered to the vendor.
+ */
+async function receiveInbound(handling: InboundHandling, adapter: VendorAdapter, reports: InboundReport[], log: Log): Promise<number> {
+  const result = await handling.receive.execute({ vendor: adapter.vendor, provider: adapter.name, organizationId: handling.ownerOf(adapter) }, reports);
+  const counts = { stored: result.stored.length, duplicate: result.duplicates, unrouted: result.unrouted.length, invalid: result.invalid };
+  for (const [outcome, n] of Object.entries(counts)) if (n > 0) handling.count?.(outcome, adapter.vendor, n);
+  log.info({ event: 'provider.inbound', provider: adapter.name, ...counts }, 'inbound messages');
+  if (result.unrouted.length > 0) log.warn({ event: 'provider.inbound.unrouted', provider: adapter.name, addresses: result.unrouted }, 'inbound messages to an unassigned number');
+  for (const { message, keyword } of result.stored) {
+    if (!keyword?.replyText) continue;
+    try {
+      await handling.reply.execute({ organizationId: message.organizationId, userId: null, apiKeyId: null, isSandbox: false }, message.conversationId,
+        { body: keyword.replyText, idempotencyKey: `auto-reply:${message.id}` });
+    } catch (error) {
+      log.warn({ event: 'provider.inbound.auto_reply_failed', organizationId: message.organizationId, code: isAppError(error) ? error.code : 'INTERNAL_ERROR' }, 'keyword auto-reply not sent');
+    }
+  }
+  return result.stored.length;
+}
 import type { RouteDefinition } from '../route.ts';
 
 /** For an answered call of a speaking voice vendor: the XML that reads the message out; else null. */
@@ -30,6 +68,8 @@ export interface ProviderCallbackDeps {
   applyDeliveryReport: ApplyDeliveryReport;
   /** The public base URL vendors call (Twilio signs the full URL). */
   publicUrl: string;
+  /** Inbound messages (docs/conversations.md): stores what a verified callback carries; absent = ignored. */
+  inbound?: InboundHandling;
 }
 
 /**
@@ -60,8 +100,10 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
       let lastError: unknown = new AppError('INVALID_SIGNATURE', 'Callback signature is invalid');
       for (const adapter of adapters) {
         let reports;
+        let inbound: InboundReport[] = [];
         try {
           reports = adapter.parseCallback!(callback);
+          if (deps.inbound && adapter.parseInbound) inbound = adapter.parseInbound(callback);
         } catch (error) {
           if (isAppError(error) && error.code === 'INVALID_SIGNATURE') { lastError = error; continue; }
           throw isAppError(error) ? error : new AppError('VALIDATION_ERROR', 'Unreadable callback body');
@@ -70,12 +112,13 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
         for (const report of reports) if (await deps.applyDeliveryReport.execute(adapter.name, report, `callback:${adapter.vendor}`)) applied += 1;
         (koa.state['log'] as { info(o: object, m: string): void }).info({ event: 'provider.dlr', provider: adapter.name, received: reports.length, applied,
           statuses: reports.map((r) => r.status) }, 'delivery reports');
+        const received = inbound.length > 0 && deps.inbound ? await receiveInbound(deps.inbound, adapter, inbound, koa.state['log'] as Log) : 0;
         const speech = await speechFor(adapter, callback, deps);
         if (speech !== null) {
           koa.type = 'application/xml';
           koa.body = speech;
         } else {
-          koa.body = { success: true, data: { received: reports.length, applied } };
+          koa.body = { success: true, data: { received: reports.length, applied, ...(inbound.length > 0 ? { inbound: received } : {}) } };
         }
         return;
       }

@@ -7,6 +7,7 @@ import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from '.
 import { OnboardingPage } from './pages/onboarding.tsx';
 import { SendPage } from './pages/send.tsx';
 import { LogDetailPage, LogsPage } from './pages/logs.tsx';
+import { ScheduledPage } from './pages/scheduled.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
 import { EventsPage } from './pages/events.tsx';
 import { ContactsPage } from './pages/contacts.tsx';
@@ -15,6 +16,8 @@ import { CampaignsPage } from './pages/campaigns.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { SendingPage } from './pages/vendor-accounts.tsx';
 import { VerifyPage } from './pages/verify.tsx';
+import { ConversationPage, ConversationsPage } from './pages/conversations.tsx';
+import { InboxPage } from './pages/inbox.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
@@ -22,6 +25,9 @@ import { AdminApprovalsPage, AdminRevenuePage, AdminTenantsPage } from './pages/
 import { AdminProvidersPage } from './pages/admin-providers.tsx';
 import { AdminProviderMetricsPage } from './pages/admin-provider-metrics.tsx';
 import { AdminProviderHealthPage } from './pages/admin-provider-health.tsx';
+import { ConsentPage } from './pages/consent.tsx';
+import { ContactDetailPage } from './pages/contact-detail.tsx';
+import { AdminSendWindowsPage } from './pages/admin-send-windows.tsx';
 
 // The two chart pages load recharts (most of the bundle) on demand.
 const OverviewPage = lazy(() => import('./pages/overview.tsx').then((m) => ({ default: m.OverviewPage })));
@@ -30,25 +36,31 @@ const PaymentReturnPage = lazy(() => import('./pages/billing.tsx').then((m) => (
 
 interface NavItem { to: string; label: string; admin?: boolean }
 const TENANT_NAV: NavItem[] = [
-  { to: '/app', label: 'Overview' }, { to: '/app/send', label: 'Send a message' }, { to: '/app/logs', label: 'Delivery logs' },
+  { to: '/app', label: 'Overview' }, { to: '/app/send', label: 'Send a message' }, { to: '/app/logs', label: 'Delivery logs' }, { to: '/app/conversations', label: 'Conversations' },
+  { to: '/app/scheduled', label: 'Scheduled' },
   { to: '/app/templates', label: 'Templates' }, { to: '/app/events', label: 'Events' }, { to: '/app/contacts', label: 'Contacts' },
   { to: '/app/segments', label: 'Segments' }, { to: '/app/campaigns', label: 'Campaigns' }, { to: '/app/api-keys', label: 'API keys' },
-  { to: '/app/verify', label: 'Verify' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
+  { to: '/app/verify', label: 'Verify' }, { to: '/app/inbox', label: 'In-app inbox' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
+  { to: '/app/consent', label: 'Consent' },
   { to: '/app/team', label: 'Team' }, { to: '/app/onboarding', label: 'Organization' },
 ];
 const ADMIN_NAV: NavItem[] = [
   { to: '/app/admin/tenants', label: 'Tenants', admin: true }, { to: '/app/admin/revenue', label: 'Revenue', admin: true },
   { to: '/app/admin/approvals', label: 'Approvals', admin: true }, { to: '/app/admin/providers', label: 'Providers', admin: true },
   { to: '/app/admin/provider-metrics', label: 'Provider metrics', admin: true },
+  { to: '/app/admin/send-windows', label: 'Send windows', admin: true },
 ];
 
 const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app', () => <OverviewPage />], ['/app/onboarding', () => <OnboardingPage />], ['/app/send', () => <SendPage />],
-  ['/app/logs', () => <LogsPage />], ['/app/logs/:id', (p) => <LogDetailPage id={p['id']!} />],
+  ['/app/logs', () => <LogsPage />], ['/app/logs/:id', (p) => <LogDetailPage id={p['id']!} />], ['/app/scheduled', () => <ScheduledPage />],
   ['/app/templates', () => <TemplatesPage />], ['/app/events', () => <EventsPage />], ['/app/contacts', () => <ContactsPage />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />],
+  ['/app/conversations', () => <ConversationsPage />], ['/app/conversations/:id', (p) => <ConversationPage id={p['id']!} />],
+  ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />], ['/app/inbox', () => <InboxPage />],
   ['/app/webhooks', () => <WebhooksPage />], ['/app/billing', () => <BillingPage />], ['/app/billing/return', () => <PaymentReturnPage />],
   ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />],
+  ['/app/consent', () => <ConsentPage />], ['/app/contacts/:id', (p) => <ContactDetailPage id={p['id']!} />], ['/app/admin/send-windows', () => <AdminSendWindowsPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
   ['/app/admin/provider-metrics', () => <AdminProviderMetricsPage />], ['/app/admin/providers/:id', (p) => <AdminProviderHealthPage id={p['id']!} />],

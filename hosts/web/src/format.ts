@@ -85,7 +85,7 @@ export function toRules(match: 'all' | 'any', conditions: Condition[]): Record<s
   return { [match]: list };
 }
 
-export const CHANNEL_NAMES = ['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE'] as const;
+export const CHANNEL_NAMES = ['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE', 'IN_APP'] as const;
 type Row = Record<string, unknown>;
 
 /** Day-by-channel chart rows (`{ date, SMS, EMAIL ... }`, oldest first) from wide rows, long rows or per-channel arrays. */

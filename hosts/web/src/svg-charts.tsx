@@ -99,3 +99,45 @@ export function HourlyRateChart({ points, label, bad, legend, slots = 48, now = 
     </figure>
   );
 }
+
+export interface DayCount { day: string; count: number }
+
+const DAY = 86_400_000;
+const dayLabel = (ms: number): string => new Date(ms).toLocaleDateString('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
+
+/**
+ * A count per day (UTC dates `YYYY-MM-DD`) as bars over the `days` days ending today: a day without data
+ * has no bar; 0 / half / max scale; the first, middle and last days labelled.
+ */
+export function DailyChart({ points, label, unit, days = 30, now = Date.now() }: { points: readonly DayCount[]; label: string; unit: string; days?: number; now?: number }): ReactNode {
+  const [width, height, left, bottom, top] = [720, 160, 36, 22, 8];
+  const plotH = height - bottom - top;
+  const last = Math.floor(now / DAY) * DAY;
+  const first = last - (days - 1) * DAY;
+  const shown = points.map((p) => ({ p, slot: Math.round((Date.parse(`${p.day.slice(0, 10)}T00:00:00Z`) - first) / DAY) })).filter(({ slot }) => slot >= 0 && slot < days);
+  const max = Math.max(1, ...shown.map(({ p }) => p.count));
+  const barW = (width - left - 4) / days;
+  const y = (v: number): number => top + plotH - (v / max) * plotH;
+  const total = shown.reduce((s, { p }) => s + p.count, 0);
+  const ticks = max % 2 === 0 ? [0, max / 2, max] : [0, max];
+  const summary = `${label}: ${total} ${unit} in the last ${days} days`;
+  return (
+    <figure className="minute-chart" data-testid="daily-chart">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary}>
+        <title>{summary}</title>
+        {ticks.map((t) => (
+          <g key={t}><line x1={left} x2={width - 4} y1={y(t)} y2={y(t)} className="grid" /><text x={left - 4} y={y(t) + 4} textAnchor="end">{t}</text></g>
+        ))}
+        {shown.map(({ p, slot }) => (
+          <rect key={p.day} x={left + slot * barW + 0.5} width={Math.max(barW - 1, 1)} y={y(p.count)} height={top + plotH - y(p.count)} className="bar-attempts">
+            <title>{`${dayLabel(first + slot * DAY)}: ${p.count} ${unit}`}</title>
+          </rect>
+        ))}
+        <text x={left} y={height - 6} textAnchor="start">{dayLabel(first)}</text>
+        <text x={left + Math.floor(days / 2) * barW + barW / 2} y={height - 6} textAnchor="middle">{dayLabel(first + Math.floor(days / 2) * DAY)}</text>
+        <text x={width - 4} y={height - 6} textAnchor="end">{dayLabel(last)}</text>
+      </svg>
+      <figcaption className="hint"><span className="key key-attempts" /> {unit} per day (UTC)</figcaption>
+    </figure>
+  );
+}

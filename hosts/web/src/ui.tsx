@@ -180,9 +180,11 @@ export function useRoutes(): Set<string> | null {
 }
 
 export const CHANNELS = ['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE'] as const;
+/** Channels a message can be sent on: the vendor channels plus the in-app inbox (docs/inbox.md). */
+export const SEND_CHANNELS = [...CHANNELS, 'IN_APP'] as const;
 export const TEMPLATE_CHANNELS = ['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'IN_APP', 'VOICE'] as const;
 export const CATEGORIES = ['TRANSACTIONAL', 'MARKETING', 'OTP', 'REMINDER', 'ALERT', 'HEALTHCARE', 'INSURANCE', 'LOGISTICS', 'FINTECH', 'ECOMMERCE'] as const;
-export const STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'PENDING', 'REJECTED'] as const;
+export const STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'PENDING', 'REJECTED', 'SCHEDULED', 'CANCELLED'] as const;
 export const ROLES = ['TENANT_OWNER', 'TENANT_ADMIN', 'CAMPAIGN_MANAGER', 'COMPLIANCE_REVIEWER', 'DEVELOPER', 'VIEWER'] as const;
 
 export function Select({ options, value, onChange, allowEmpty, ...rest }: { options: readonly string[]; value: string; onChange: (v: string) => void; allowEmpty?: string; id?: string; name?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }): ReactNode {

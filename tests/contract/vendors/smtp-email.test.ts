@@ -30,6 +30,14 @@ describe('Contract: SMTP email adapter against a local SMTP sink', () => {
     return p;
   };
 
+  it('sends the RFC 8058 unsubscribe headers a marketing email carries (docs/consent.md)', async () => {
+    const url = 'https://nkra.example/u/AbCdEfGhIjKlMnOp';
+    const result = await provider().send(message({ headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }));
+    expect(result.accepted).to.equal(true);
+    expect(sink.received[0]?.headers['list-unsubscribe']).to.equal(`<${url}>`);
+    expect(sink.received[0]?.headers['list-unsubscribe-post']).to.equal('List-Unsubscribe=One-Click');
+  });
+
   it('logs in and delivers subject, recipient, sender, the HTML body and a text alternative; the id is the Message-ID', async () => {
     const result = await provider().send(message());
     expect(result.accepted).to.equal(true);

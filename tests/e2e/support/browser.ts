@@ -35,3 +35,16 @@ export async function newPage(browser: Browser, baseURL: string, viewport = { wi
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Polls `predicate` in the page until it returns true. Unlike page.waitForFunction (which evals its
+ * predicate inside the page and so is refused by a `script-src 'self'` Content-Security-Policy), each
+ * poll is a page.evaluate, which the DevTools protocol runs outside the page's CSP.
+ */
+export async function waitInPage(page: Page, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(predicate))) {
+    if (Date.now() > deadline) throw new Error(`waitInPage: ${predicate.toString()} still false after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -8,6 +8,7 @@ import { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-cam
 import { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
 import { RunCampaign } from '../../../core/use-cases/campaigns/run-campaign.ts';
 import { SendCampaign } from '../../../core/use-cases/campaigns/send-campaign.ts';
+import { ReleaseScheduledMessages } from '../../../core/use-cases/messaging/release-scheduled-messages.ts';
 import { CreateSegment } from '../../../core/use-cases/segments/create-segment.ts';
 import { buildPipeline, caught, ghPhone, type Pipeline } from '../messaging/messaging-fixtures.ts';
 
@@ -204,17 +205,36 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(2);
   });
 
-  it('schedules a campaign with a future scheduledAt and starts it when due; cancelling stops the fan-out', async () => {
+  it('schedules a campaign with a future scheduledAt (no delayed job) and the scheduler starts it at its time, once', async () => {
     await contacts(4);
     const at = new Date(p.core.clock.now().getTime() + 3_600_000).toISOString();
     const created = await campaign('Sale starts now', { scheduledAt: at });
     const sent = await new SendCampaign(deps()).execute(scope(), created.id);
     expect(sent.message).to.equal(`scheduled for ${at}`);
-    expect(p.core.storage.jobs.take(QUEUES.campaignRun)[0]!.startAfterSeconds).to.equal(3600);
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun)).to.deep.equal([]);
+    const scheduler = new ReleaseScheduledMessages({ storage: p.core.storage, clock: p.core.clock, ids: p.core.ids });
+    p.core.clock.advance(3_599_999);
+    expect((await scheduler.execute()).campaignsStarted).to.equal(0);
+    expect((await p.core.storage.campaigns.findById(p.organizationId, created.id))?.status).to.equal('SCHEDULED');
+    p.core.clock.advance(1);
+    expect((await scheduler.execute()).campaignsStarted).to.equal(1);
+    expect((await scheduler.execute()).campaignsStarted).to.equal(0);
+    const jobs = p.core.storage.jobs.take(QUEUES.campaignRun);
+    expect(jobs.map((j) => j.data)).to.deep.equal([{ campaignId: created.id, organizationId: p.organizationId }]);
+    expect(await run().execute(jobs[0]!.data as { campaignId: string; organizationId: string })).to.include({ status: 'SENDING', fanOutDone: true });
+    expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(4);
+  });
+
+  it('never starts a cancelled SCHEDULED campaign; a legacy delayed job for it changes nothing', async () => {
+    await contacts(4);
+    const at = new Date(p.core.clock.now().getTime() + 3_600_000).toISOString();
+    const created = await campaign('Sale starts now', { scheduledAt: at });
+    await new SendCampaign(deps()).execute(scope(), created.id);
     const job = { campaignId: created.id, organizationId: p.organizationId };
-    expect(await run().execute(job)).to.include({ status: 'SCHEDULED' });
+    expect(await run().execute(job)).to.include({ status: 'SCHEDULED' }); // a delayed job from before the scheduler, early: nothing
     p.core.clock.advance(3_600_000);
     await new CancelCampaign(deps()).execute(scope(), created.id);
+    expect((await new ReleaseScheduledMessages({ storage: p.core.storage, clock: p.core.clock, ids: p.core.ids }).execute()).campaignsStarted).to.equal(0);
     expect(await run().execute(job)).to.include({ status: 'CANCELLED' });
     expect((await p.core.storage.messages.list(p.organizationId, {}, 0, 10)).total).to.equal(0);
     expect((await caught(() => new CancelCampaign(deps()).execute(scope(), created.id))).code).to.equal('CONFLICT');

@@ -8,7 +8,7 @@ export function buildMessage(organizationId: string, second: number, overrides: 
   const createdAt = new Date(T0.getTime() + second * 1000);
   return {
     id: randomUUID(), organizationId, internalMessageId: `msg_${randomUUID()}`, channel: 'SMS', recipient: '+233241234567', country: 'GH',
-    subject: null, body: `Hello number ${second}`, templateId: null, status: 'DELIVERED', errorCode: null, errorMessage: null,
+    subject: null, body: `Hello number ${second}`, templateId: null, category: 'TRANSACTIONAL', scheduledAt: null, status: 'DELIVERED', errorCode: null, errorMessage: null,
     cost: 5, price: 5, segments: 1, encoding: 'GSM-7', isSandbox: false, apiKeyId: null, userId: null, senderId: null,
     provider: 'sandbox', providerMessageId: null, attempts: 1, leaseUntil: null, createdAt, updatedAt: createdAt,
     sentAt: new Date(createdAt.getTime() + 1000), deliveredAt: new Date(createdAt.getTime() + 3000), failedAt: null,

@@ -87,7 +87,7 @@ describe('ListDeliveryLogs', () => {
       [{ limit: 'ten' }, 'limit', 'must be a whole number'],
       [{ status: 'BOGUS' }, 'status', 'must be one of QUEUED, SENT, DELIVERED, FAILED, PENDING, REJECTED'],
       [{ status: 'delivered' }, 'status', 'must be one of'],
-      [{ channel: 'FAX' }, 'channel', 'must be one of SMS, WHATSAPP, EMAIL, PUSH, VOICE'],
+      [{ channel: 'FAX' }, 'channel', 'must be one of SMS, WHATSAPP, EMAIL, PUSH, VOICE, IN_APP'],
       [{ status: ['SENT', 'FAILED'] }, 'status', 'must be one of'],
     ];
     for (const [query, field, message] of cases) {

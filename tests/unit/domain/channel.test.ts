@@ -1,21 +1,21 @@
 import { expect } from 'chai';
 import {
-  CHANNELS, DELIVERY_STATUSES, HIGH_RISK_CATEGORIES, TEMPLATE_CATEGORIES, TEMPLATE_CHANNELS, needsApproval,
+  CHANNELS, DELIVERY_STATUSES, HIGH_RISK_CATEGORIES, TEMPLATE_CATEGORIES, TEMPLATE_CHANNELS, VENDOR_CHANNELS, needsApproval,
 } from '../../../core/domain/channel.ts';
 
 describe('domain: channels, statuses and template categories', () => {
-  it('lists the five delivery channels of the spec', () => {
-    expect(CHANNELS).to.deep.equal(['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE']);
+  it('lists the five delivery channels of the spec plus IN_APP, which the inbox delivers itself (docs/inbox.md)', () => {
+    expect(CHANNELS).to.deep.equal(['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE', 'IN_APP']);
+    expect(VENDOR_CHANNELS).to.deep.equal(['SMS', 'WHATSAPP', 'EMAIL', 'PUSH', 'VOICE']);
   });
 
-  it('lets templates also target IN_APP, which is not a delivery channel', () => {
-    expect(TEMPLATE_CHANNELS).to.include.members([...CHANNELS, 'IN_APP']);
+  it('lets templates target every channel, IN_APP included', () => {
+    expect(TEMPLATE_CHANNELS).to.deep.equal([...CHANNELS]);
     expect(TEMPLATE_CHANNELS).to.have.length(6);
-    expect(CHANNELS).not.to.include('IN_APP');
   });
 
   it('includes REJECTED among the delivery statuses for fraud-blocked sends', () => {
-    expect(DELIVERY_STATUSES).to.deep.equal(['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'PENDING', 'REJECTED']);
+    expect(DELIVERY_STATUSES).to.deep.equal(['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'PENDING', 'REJECTED', 'SCHEDULED', 'CANCELLED']);
   });
 
   it('lists the ten template categories of the spec', () => {

@@ -27,7 +27,7 @@ export async function buildEvents(options: { balance?: number; inline?: boolean 
   const providers = {
     SMS: new RecordingProvider('SMS', 'live-sms'), WHATSAPP: new RecordingProvider('WHATSAPP', 'live-whatsapp'),
     EMAIL: new RecordingProvider('EMAIL', 'live-email'), PUSH: new RecordingProvider('PUSH', 'live-push'), VOICE: new RecordingProvider('VOICE', 'live-voice'),
-  } satisfies Record<Channel, RecordingProvider>;
+  } satisfies Record<Exclude<Channel, 'IN_APP'>, RecordingProvider>;
   const directory = new StaticProviderDirectory(Object.values(providers), []);
   const deliver = new DeliverMessage({ storage: core.storage, providers: directory, clock: core.clock, ids: core.ids, maxAttempts: 3, leaseSeconds: 60 });
   const deps: TriggerDeps = {

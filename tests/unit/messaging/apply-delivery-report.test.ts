@@ -7,13 +7,13 @@ async function seed(core: TestCore, status: Message['status'], cost = 6): Promis
   const now = core.clock.now();
   const organizationId = core.ids.next();
   await core.storage.organizations.insert({ id: organizationId, name: 'Org', industry: null, businessPhone: null, businessEmail: null, timezone: 'Africa/Accra',
-    defaultLanguage: 'en', website: null, onboardingComplete: false, complianceAcknowledged: false, monthlyVolume: null, preferredChannels: [], paused: false, defaultSenderId: null, createdAt: now, updatedAt: now });
+    defaultLanguage: 'en', website: null, onboardingComplete: false, complianceAcknowledged: false, monthlyVolume: null, preferredChannels: [], paused: false, defaultSenderId: null, quietHours: null, createdAt: now, updatedAt: now });
   await core.storage.wallets.create(organizationId, now);
   await core.storage.wallets.update(organizationId, () => ({ amount: 100, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
   await core.storage.wallets.update(organizationId, () => ({ amount: -cost, kind: 'DEBIT', reference: 'batch-1', description: 'send' }), now);
   const message: Message = {
     id: core.ids.next(), organizationId, internalMessageId: 'msg_1', channel: 'SMS', recipient: '+233241234567', country: 'GH', subject: null, body: 'hi',
-    templateId: null, status, errorCode: null, errorMessage: null, cost, price: cost, segments: 2, encoding: 'GSM-7', isSandbox: false, apiKeyId: null,
+    templateId: null, category: 'TRANSACTIONAL', scheduledAt: null, status, errorCode: null, errorMessage: null, cost, price: cost, segments: 2, encoding: 'GSM-7', isSandbox: false, apiKeyId: null,
     userId: null, senderId: null, provider: 'arkesel-gh', providerMessageId: 'vendor-1', attempts: 1, leaseUntil: null, createdAt: now, updatedAt: now,
     sentAt: now, deliveredAt: null, failedAt: null,
   };

@@ -94,6 +94,7 @@ describe('Fraud checks and suppression on every send', () => {
     await p.suppress({ phone: ghPhone(1) });
     const sms = await p.send.execute(p.live, { channel: 'SMS', to: '024 100 0001', body: 'hi' });
     await expectBlocked(p, sms.log, 'RECIPIENT_SUPPRESSED');
+    await p.openWhatsappWindow(ghPhone(1));
     const whatsapp = await p.send.execute(p.live, { channel: 'WHATSAPP', to: ghPhone(1), body: 'hi' });
     expect(whatsapp.log).to.include({ status: 'REJECTED', errorCode: 'RECIPIENT_SUPPRESSED', cost: 0 });
     expect(await p.balance()).to.equal(10_000);

@@ -78,8 +78,14 @@ export async function buildPipeline(options: PipelineOptions = {}) {
     async pause(): Promise<void> { core.storage.state.organizations.get(organizationId)!.paused = true; },
     async suppress(recipient: { phone?: string; email?: string }, channel: Channel | null = null): Promise<void> {
       await core.storage.suppressions.insert({
-        id: core.ids.next(), organizationId, phone: recipient.phone ?? null, email: recipient.email ?? null, channel, reason: 'opted out', createdAt: now,
+        id: core.ids.next(), organizationId, phone: recipient.phone ?? null, email: recipient.email ?? null, channel, category: null, reason: 'opted out', createdAt: now,
       });
+    },
+    /** As if `phone` had just written on WhatsApp: its 24-hour window is open (docs/conversations.md). */
+    async openWhatsappWindow(phone: string): Promise<void> {
+      const at = core.clock.now();
+      await core.storage.conversations.insert({ id: core.ids.next(), organizationId, contactId: core.ids.next(), channel: 'WHATSAPP', address: phone, lastInboundTo: 'wa-number',
+        lastInboundAt: at, lastMessageAt: at, lastMessagePreview: 'hi', unreadCount: 0, createdAt: at, updatedAt: at });
     },
     async template(fields: Partial<Template>): Promise<Template> {
       const template = aTemplateRecord(core.ids.next(), organizationId, now, fields);

@@ -45,7 +45,7 @@ describe('SendBulkMessages', () => {
     expect(error.details['fieldErrors']).to.deep.equal({ messages: ['messages[2].to: to is too short to be a phone number for GH'] });
 
     const schemaError = await caught(() => p.bulk.execute(p.live, { messages: [item(1), { channel: 'FAX', to: ghPhone(2), body: 'x' }] }));
-    expect(schemaError.details['fieldErrors']).to.deep.equal({ messages: ['messages[1].channel: must be one of SMS, WHATSAPP, EMAIL, PUSH, VOICE'] });
+    expect(schemaError.details['fieldErrors']).to.deep.equal({ messages: ['messages[1].channel: must be one of SMS, WHATSAPP, EMAIL, PUSH, VOICE, IN_APP'] });
     expect(await p.messages()).to.have.length(0);
     expect(await p.entries()).to.have.length(0);
     expect(p.providers.sms.received).to.have.length(0);

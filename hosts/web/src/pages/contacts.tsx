@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, asList, qs, uploadWithProgress, type ApiError } from '../api.ts';
+import { Link } from '../router.tsx';
+import { TimeZoneOptions } from './contact-detail.tsx';
 import { Badge, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Time, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Contact = Record<string, unknown> & { id: string };
@@ -13,11 +15,11 @@ function Contacts(): ReactNode {
   const [applied, setApplied] = useState('');
   const contacts = useAsync(async () => asList<Contact>(await api.get(`/contacts${qs({ search: applied })}`)), [applied]);
   useEffect(() => { const t = setTimeout(() => setApplied(search.trim()), 300); return () => clearTimeout(t); }, [search]);
-  const form = useForm({ firstName: '', lastName: '', phone: '', email: '', countryCode: 'GH', tags: '' });
+  const form = useForm({ firstName: '', lastName: '', phone: '', email: '', countryCode: 'GH', tags: '', timeZone: '' });
   const [added, setAdded] = useState<string | null>(null);
   const onSubmit = form.submit(async (v) => {
     const body: Record<string, unknown> = {};
-    for (const k of ['firstName', 'lastName', 'phone', 'email', 'countryCode'] as const) if (v[k].trim()) body[k] = v[k].trim();
+    for (const k of ['firstName', 'lastName', 'phone', 'email', 'countryCode', 'timeZone'] as const) if (v[k].trim()) body[k] = v[k].trim();
     const tags = v.tags.split(',').map((t) => t.trim()).filter(Boolean);
     if (tags.length) body['tags'] = tags;
     await api.post('/contacts', body);
@@ -25,18 +27,20 @@ function Contacts(): ReactNode {
     form.reset();
     await contacts.reload();
   });
-  const text = (name: 'firstName' | 'lastName' | 'phone' | 'email' | 'countryCode' | 'tags', label: string, type = 'text', hint?: string) => (
-    <Field label={label} name={name} error={form.error} {...(hint ? { hint } : {})}>{(p) => <input {...p} type={type} value={form.values[name]} onChange={(e) => form.set(name, e.target.value)} />}</Field>
+  const text = (name: 'firstName' | 'lastName' | 'phone' | 'email' | 'countryCode' | 'tags' | 'timeZone', label: string, type = 'text', hint?: string, list?: string) => (
+    <Field label={label} name={name} error={form.error} {...(hint ? { hint } : {})}>{(p) => <input {...p} type={type} {...(list ? { list } : {})} value={form.values[name]} onChange={(e) => form.set(name, e.target.value)} />}</Field>
   );
   return (
     <>
       <div className="split">
         <form className="card" onSubmit={onSubmit} noValidate aria-labelledby="ct-h">
           <h2 id="ct-h">Add a contact</h2>
-          <ErrorBanner error={form.error} shownFields={['firstName', 'lastName', 'phone', 'email', 'countryCode', 'tags']} />
+          <ErrorBanner error={form.error} shownFields={['firstName', 'lastName', 'phone', 'email', 'countryCode', 'tags', 'timeZone']} />
           <div className="row">{text('firstName', 'First name')}{text('lastName', 'Last name')}</div>
           <div className="row">{text('phone', 'Phone', 'tel')}{text('email', 'Email', 'email')}</div>
           <div className="row">{text('countryCode', 'Country')}{text('tags', 'Tags', 'text', 'Comma separated, e.g. vip, accra')}</div>
+          <div className="row">{text('timeZone', 'Time zone', 'text', 'Optional IANA name, e.g. Africa/Lagos: send windows and quiet hours use it (default: the country\'s)', 'ct-new-tz')}</div>
+          <TimeZoneOptions id="ct-new-tz" />
           <button type="submit" disabled={form.submitting}>Add contact</button>
           {added && <Notice kind="success">{added}</Notice>}
         </form>
@@ -49,13 +53,14 @@ function Contacts(): ReactNode {
       {contacts.data?.length === 0 && <Empty title={applied ? `No contact matches “${applied}”` : 'No contacts yet'}>{applied ? 'Try another search.' : 'Add one above or import a CSV file with a header row (firstName, lastName, phone, email, tags).'}</Empty>}
       {contacts.data && contacts.data.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">Tags</th><th scope="col">Status</th><th scope="col">Added</th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">Tags</th><th scope="col">Status</th><th scope="col">Added</th><th scope="col"><span className="sr-only">Preferences</span></th></tr></thead>
           <tbody>{contacts.data.map((c) => (
             <tr key={c.id}>
               <td>{str(c['firstName'], '')} {str(c['lastName'], '')}</td><td>{str(c['phone'])}</td><td>{str(c['email'])}</td>
               <td>{Array.isArray(c['tags']) ? (c['tags'] as string[]).map((t) => <span key={t} className="chip">{t}</span>) : '—'}</td>
               <td>{c['optedOut'] || c['optedOutAt'] ? <Badge value="opted out" /> : <Badge value={c['status'] ?? 'active'} />}</td>
               <td><Time value={c['createdAt']} /></td>
+              <td><Link to={`/app/contacts/${encodeURIComponent(c.id)}`} aria-label={`Preferences of ${`${str(c['firstName'], '')} ${str(c['lastName'], '')}`.trim() || str(c['phone'] ?? c['email'])}`}>Preferences</Link></td>
             </tr>
           ))}</tbody>
         </table></div>

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
-import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
+import { Badge, SEND_CHANNELS as CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Event = Record<string, unknown> & { id: string; name: string; slug: string };
 interface Template { id: string; name: string; channel: string; body: string; variables?: string[] }

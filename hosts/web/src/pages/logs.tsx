@@ -54,11 +54,11 @@ export function LogsPage(): ReactNode {
         <>
           <div className="table-wrap"><table>
             <caption className="sr-only">Delivery logs, newest first</caption>
-            <thead><tr><th scope="col">Time</th><th scope="col">Recipient</th><th scope="col">Channel</th><th scope="col">Status</th><th scope="col">Cost</th><th scope="col">Provider</th><th scope="col"><span className="sr-only">Detail</span></th></tr></thead>
+            <thead><tr><th scope="col">Time</th><th scope="col">Recipient</th><th scope="col">Channel</th><th scope="col">Category</th><th scope="col">Status</th><th scope="col">Cost</th><th scope="col">Provider</th><th scope="col"><span className="sr-only">Detail</span></th></tr></thead>
             <tbody>{d.items.map((l) => (
               <tr key={l.id}>
-                <td><Time value={l['createdAt']} /></td><td>{str(l['recipient'])}</td><td>{str(l['channel'])}</td>
-                <td><Badge value={l['status']} />{typeof l['errorCode'] === 'string' && <small> {l['errorCode']}</small>}</td>
+                <td><Time value={l['createdAt']} /></td><td>{str(l['recipient'])}</td><td>{str(l['channel'])}</td><td>{str(l['category'])}</td>
+                <td><Badge value={l['status']} />{typeof l['errorCode'] === 'string' && <small> {l['errorCode']}</small>}{l['status'] === 'SCHEDULED' && typeof l['scheduledAt'] === 'string' && <small className="planned"> planned for <Time value={l['scheduledAt']} /></small>}</td>
                 <td>{ghs(l['cost'])}</td><td>{str(l['provider'])}</td>
                 <td><Link to={`/app/logs/${encodeURIComponent(l.id)}`} aria-label={`Details of the message to ${str(l['recipient'])}`}>Details</Link></td>
               </tr>
@@ -91,10 +91,11 @@ export function LogDetailPage({ id }: { id: string }): ReactNode {
         <>
           <dl className="facts card">
             <dt>Status</dt><dd><Badge value={d['status']} /> {typeof d['errorCode'] === 'string' && <code>{d['errorCode']}</code>} {str(d['errorMessage'], '')}</dd>
-            <dt>Recipient</dt><dd>{str(d['recipient'])}</dd><dt>Channel</dt><dd>{str(d['channel'])}</dd>
+            <dt>Recipient</dt><dd>{str(d['recipient'])}</dd><dt>Channel</dt><dd>{str(d['channel'])}</dd><dt>Category</dt><dd>{str(d['category'])}</dd>
             <dt>Cost</dt><dd>{ghs(d['cost'])}{d['segments'] ? ` · ${str(d['segments'])} segment(s), ${str(d['encoding'])}` : ''}</dd>
             <dt>Provider</dt><dd>{str(d['provider'])}</dd><dt>Message id</dt><dd><code>{str(d['internalMessageId'])}</code></dd>
             <dt>Created</dt><dd><Time value={d['createdAt']} /></dd>
+            {d['scheduledAt'] ? <><dt>Planned time</dt><dd><Time value={d['scheduledAt']} />{d['status'] === 'SCHEDULED' ? <> · <Link to="/app/scheduled">cancel it under Scheduled</Link></> : null}</dd></> : null}
             {d['subject'] ? <><dt>Subject</dt><dd>{str(d['subject'])}</dd></> : null}
             <dt>Text</dt><dd className="message-text">{str(d['body'])}</dd>
           </dl>

@@ -5,7 +5,7 @@ import { Link } from '../router.tsx';
 import { OutboxBanner } from '../outbox-banner.tsx';
 import { useSession } from '../session.tsx';
 import { percent as pct, toSeries } from '../format.ts';
-import { CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
+import { SEND_CHANNELS as CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
 const COLORS: Record<string, string> = { SMS: '#2563eb', WHATSAPP: '#16a34a', EMAIL: '#9333ea', PUSH: '#ea580c', VOICE: '#0891b2', total: '#111827' };

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { OutboxBanner } from '../outbox-banner.tsx';
-import { Badge, CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
+import { Badge, SEND_CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
 
 interface Template { id: string; name: string; channel: string; body: string; subject?: string | null; status?: string; variables?: string[] }
@@ -20,7 +20,7 @@ export function SendPage(): ReactNode {
   const body = (v: typeof form.values): Record<string, unknown> => {
     const b: Record<string, unknown> = { channel: v.channel, to: v.to.trim(), countryCode: v.countryCode || 'GH' };
     if (v.templateId) { b['templateId'] = v.templateId; b['variables'] = Object.fromEntries(vars.map((n) => [n, v.variables[n] ?? ''])); } else b['body'] = v.body;
-    if (v.channel === 'EMAIL' && v.subject.trim()) b['subject'] = v.subject.trim();
+    if ((v.channel === 'EMAIL' || v.channel === 'IN_APP') && v.subject.trim()) b['subject'] = v.subject.trim();
     return b;
   };
 
@@ -52,10 +52,10 @@ export function SendPage(): ReactNode {
         <form className="card" onSubmit={onSubmit} noValidate>
           <ErrorBanner error={form.error} shownFields={['channel', 'to', 'templateId', 'body', 'subject', 'variables', 'countryCode']} />
           <div className="row">
-            <Field label="Channel" name="channel" error={form.error}>{(p) => <Select {...p} options={CHANNELS} value={form.values.channel} onChange={(c) => { form.set('channel', c); form.set('templateId', ''); }} />}</Field>
+            <Field label="Channel" name="channel" error={form.error}>{(p) => <Select {...p} options={SEND_CHANNELS} value={form.values.channel} onChange={(c) => { form.set('channel', c); form.set('templateId', ''); }} />}</Field>
             <Field label="Country" name="countryCode" error={form.error}>{(p) => <input {...p} value={form.values.countryCode} maxLength={2} onChange={(e) => form.set('countryCode', e.target.value.toUpperCase())} />}</Field>
           </div>
-          <Field label="Recipient" name="to" error={form.error} hint={form.values.channel === 'EMAIL' ? 'An email address' : form.values.channel === 'PUSH' ? 'A device token' : 'A phone number, e.g. 024 123 4567'}>
+          <Field label="Recipient" name="to" error={form.error} hint={form.values.channel === 'EMAIL' ? 'An email address' : form.values.channel === 'PUSH' ? 'A device token' : form.values.channel === 'IN_APP' ? 'A subscriber id: your own id of the user (their in-app bell)' : 'A phone number, e.g. 024 123 4567'}>
             {(p) => <input {...p} value={form.values.to} onChange={(e) => form.set('to', e.target.value)} autoComplete="off" />}
           </Field>
           <Field label="Template" name="templateId" error={form.error} hint={channelTemplates.length ? undefined : `No ${form.values.channel} templates yet: write the message below or create one under Templates.`}>
@@ -66,7 +66,7 @@ export function SendPage(): ReactNode {
               </select>
             )}
           </Field>
-          {form.values.channel === 'EMAIL' && <Field label="Subject" name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
+          {(form.values.channel === 'EMAIL' || form.values.channel === 'IN_APP') && <Field label="Subject" name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
           {template ? (
             <fieldset>
               <legend>Variables of “{template.name}”</legend>

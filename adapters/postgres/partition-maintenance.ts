@@ -1,0 +1,296 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { PassThrough } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Clock } from '../../core/ports/clock.ts';
+import type { Database } from './database.ts';
+
+/** How long each kind of record is kept (docs/operations.md, "Retention"); 0 keeps it forever. */
+export interface RetentionSettings {
+  /** Delivery logs: messages with their attempts and status events, in monthly partitions. */
+  messagesMonths: number;
+  /** The webhook event outbox (`outbound_events`), in monthly partitions. */
+  outboundEventsMonths: number;
+  /** Webhook deliveries (batched deletes: their unique (endpoint, event) key cannot be partitioned by month). */
+  webhookDeliveriesDays: number;
+  /** Monthly partitions created ahead of the current month. */
+  monthsAhead: number;
+  /** When set, expired partitions are detached and written there as gzip CSV before they are dropped. */
+  archiveDir: string | null;
+}
+
+export const DEFAULT_RETENTION: RetentionSettings = { messagesMonths: 13, outboundEventsMonths: 3, webhookDeliveriesDays: 30, monthsAhead: 3, archiveDir: null };
+
+/** Tables partitioned together by month (migration 0040), children first: the order they are dropped in. */
+export const PARTITION_FAMILIES = [
+  { root: 'messages', tables: ['message_status_events', 'message_attempts', 'messages'], retention: 'messagesMonths' },
+  { root: 'outbound_events', tables: ['outbound_events'], retention: 'outboundEventsMonths' },
+] as const;
+
+export interface MaintenanceReport {
+  /** Partitions created (`messages_p202612` ...). */
+  created: string[];
+  /** Partitions dropped without an archive. */
+  dropped: string[];
+  /** Partitions detached, written to the archive directory and dropped: the file of each. */
+  archived: string[];
+  /** Rows deleted for organizations whose retention is shorter than the platform's (messages, webhook deliveries). */
+  deletedMessages: number;
+  deletedWebhookDeliveries: number;
+  /** Rows parked in the DEFAULT partitions (ids that are no UUIDv7 of a covered month): should stay 0. */
+  parkedInDefault: number;
+  /** False when another process held the maintenance lock (it is doing the work). */
+  ran: boolean;
+  /** Milliseconds spent in the drop (or detach) transactions, lock waits included. */
+  dropMs: number;
+}
+
+const LOCK_ID = 7_346_212; // constant, arbitrary: one process maintains partitions at a time
+const DELETE_BATCH = 5_000;
+const MAX_BATCHES = 200; // per run and kind: a long backlog is worked off over several runs
+/** A drop or detach waits at most this long for the parent's lock (sends queue behind a waiting ACCESS EXCLUSIVE request). */
+const LOCK_TIMEOUT = '1s';
+const ARCHIVE_FETCH = 5_000;
+
+/** The first day (UTC) of the month `k` months after the month of `at`. */
+export function monthStart(at: Date, k = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + k, 1));
+}
+
+const monthKey = (m: Date) => `${m.getUTCFullYear()}${String(m.getUTCMonth() + 1).padStart(2, '0')}`;
+const isoDay = (m: Date) => m.toISOString().slice(0, 10);
+
+/** The smallest UUIDv7 text prefix of the first millisecond of `at` (the SQL function nkra_month_bound, in TypeScript). */
+export function uuidV7Floor(at: Date): string {
+  const hex = at.getTime().toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8)}`;
+}
+
+/** A CSV field as PostgreSQL's COPY ... (FORMAT csv) writes it: NULL unquoted and empty, text quoted when it must be. */
+function csvField(value: string | null): string {
+  if (value === null) return '';
+  return value === '' || /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * Partition upkeep and retention (docs/adr/0027-partitioned-logs-and-retention.md): creates monthly
+ * partitions ahead, drops (or archives, then drops) the expired ones, deletes the rows of
+ * organizations whose retention is shorter than the platform's, and purges old webhook deliveries.
+ * Safe in several worker processes at once: every step runs under one advisory lock, taken with
+ * try-lock (a process that does not get it leaves the work to the one that did).
+ */
+export class PostgresPartitionMaintenance {
+  readonly #database: Database;
+  readonly #clock: Clock;
+  readonly #settings: RetentionSettings;
+  constructor(database: Database, clock: Clock, settings: RetentionSettings) {
+    this.#database = database; this.#clock = clock; this.#settings = settings;
+  }
+
+  async run(): Promise<MaintenanceReport> {
+    const report: MaintenanceReport = { created: [], dropped: [], archived: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0 };
+    const locked = await this.#locked(async (em) => {
+      report.created = await this.#createAhead(em);
+      return true;
+    });
+    if (!locked) return report;
+    report.ran = true;
+    const now = this.#clock.now();
+    for (const family of PARTITION_FAMILIES) {
+      const months = family.root === 'messages' ? this.#settings.messagesMonths : this.#settings.outboundEventsMonths;
+      if (months <= 0) continue;
+      const firstKept = monthStart(now, -months);
+      for (const month of (await this.#partitionMonths(family.root)).filter((m) => m < firstKept)) {
+        const names = family.tables.map((t) => `${t}_p${monthKey(month)}`);
+        const started = performance.now();
+        if (this.#settings.archiveDir) {
+          await this.#locked(async (em) => {
+            await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+            for (const [i, table] of family.tables.entries()) {
+              if (!(await this.#exists(em, names[i]!))) continue;
+              await em.execute(`alter table ${table} detach partition ${names[i]}`);
+              await em.execute('insert into detached_partitions (table_name, parent_table, month) values (?, ?, ?) on conflict do nothing', [names[i], table, isoDay(month)]);
+            }
+          });
+        } else {
+          const done = await this.#locked(async (em) => {
+            await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+            for (const name of names) if (await this.#exists(em, name)) await em.execute(`drop table ${name}`);
+            return true;
+          });
+          if (done) report.dropped.push(...names);
+        }
+        report.dropMs += performance.now() - started;
+      }
+    }
+    report.archived = await this.#archiveDetached();
+    report.deletedMessages = await this.#deleteShorterRetention(now);
+    report.deletedWebhookDeliveries = await this.#purgeWebhookDeliveries(now);
+    report.parkedInDefault = await this.#parked();
+    return report;
+  }
+
+  /** Runs `work` in a transaction holding the maintenance lock; undefined when another process holds it. */
+  async #locked<T>(work: (em: EntityManager) => Promise<T>): Promise<T | undefined> {
+    return this.#database.em().transactional(async (em) => {
+      const [row] = await em.execute<{ ok: boolean }[]>('select pg_try_advisory_xact_lock(?) as ok', [LOCK_ID]);
+      return row?.ok ? work(em) : undefined;
+    });
+  }
+
+  async #exists(em: EntityManager, table: string): Promise<boolean> {
+    const [row] = await em.execute<{ found: string | null }[]>('select to_regclass(?)::text as found', [table]);
+    return Boolean(row?.found);
+  }
+
+  async #createAhead(em: EntityManager): Promise<string[]> {
+    const created: string[] = [];
+    await em.execute(`set local lock_timeout = '5s'`);
+    const now = this.#clock.now();
+    for (const family of PARTITION_FAMILIES) {
+      for (let k = 0; k <= this.#settings.monthsAhead; k++) {
+        const month = monthStart(now, k);
+        for (const table of family.tables) {
+          const [row] = await em.execute<{ created: boolean }[]>('select nkra_create_month_partition(?, ?::date) as created', [table, isoDay(month)]);
+          if (row?.created) created.push(`${table}_p${monthKey(month)}`);
+        }
+      }
+    }
+    return created;
+  }
+
+  /** The months of the partitions of `root`, oldest first. */
+  async #partitionMonths(root: string): Promise<Date[]> {
+    const rows = await this.#database.em().execute<{ name: string }[]>(
+      `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ?::regclass order by 1`, [root]);
+    return rows.map((r) => /_p(\d{4})(\d{2})$/.exec(r.name)).filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
+  }
+
+  /** Writes each detached partition to ARCHIVE_DIR (`<table>.csv.gz`, with a header), then drops it. A claim keeps two processes off one table. */
+  async #archiveDetached(): Promise<string[]> {
+    const dir = this.#settings.archiveDir;
+    if (!dir) return [];
+    const files: string[] = [];
+    for (;;) {
+      const [claimed] = await this.#database.em().execute<{ table_name: string }[]>(
+        `update detached_partitions set claimed_until = now() + interval '1 hour'
+         where table_name = (select table_name from detached_partitions where claimed_until is null or claimed_until < now() order by month, table_name limit 1 for update skip locked)
+         returning table_name`);
+      if (!claimed) return files;
+      const table = claimed.table_name;
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${table}.csv.gz`);
+      await this.#writeCsv(table, file);
+      await this.#database.em().transactional(async (em) => {
+        await em.execute(`drop table if exists ${table}`);
+        await em.execute('delete from detached_partitions where table_name = ?', [table]);
+      });
+      files.push(file);
+    }
+  }
+
+  async #writeCsv(table: string, file: string): Promise<void> {
+    const columns = (await this.#database.em().execute<{ name: string }[]>(
+      `select attname as name from pg_attribute where attrelid = ?::regclass and attnum > 0 and not attisdropped order by attnum`, [table])).map((c) => c.name);
+    const out = new PassThrough();
+    const partial = `${file}.partial`;
+    const written = pipeline(out, createGzip(), createWriteStream(partial));
+    try {
+      out.write(`${columns.join(',')}\n`);
+      await this.#database.em().transactional(async (em) => {
+        await em.execute(`declare archive_rows no scroll cursor for select ${columns.map((c) => `"${c}"::text`).join(', ')} from ${table}`);
+        for (;;) {
+          const rows = await em.execute<Record<string, string | null>[]>(`fetch ${ARCHIVE_FETCH} from archive_rows`);
+          for (const row of rows) {
+            if (!out.write(`${columns.map((c) => csvField(row[c] ?? null)).join(',')}\n`)) await new Promise((r) => out.once('drain', r));
+          }
+          if (rows.length < ARCHIVE_FETCH) break;
+        }
+        await em.execute('close archive_rows');
+      });
+      out.end();
+      await written;
+      await rename(partial, file);
+    } catch (error) {
+      out.destroy();
+      await written.catch(() => undefined);
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  /**
+   * Organizations whose retention (retention_overrides) is shorter than the platform's: their older rows
+   * are deleted in batches. The analytics roll-ups are kept: each batch adds back what the roll-up
+   * trigger takes out for the deleted rows (the same key as migration 0011).
+   */
+  async #deleteShorterRetention(now: Date): Promise<number> {
+    const platform = this.#settings.messagesMonths;
+    const overrides = await this.#database.em().execute<{ organization_id: string; months: number }[]>(
+      `select organization_id, messages_months as months from retention_overrides where messages_months is not null ${platform > 0 ? 'and messages_months < ?' : ''}`,
+      platform > 0 ? [platform] : []);
+    let deleted = 0;
+    for (const o of overrides) {
+      const firstKept = monthStart(now, -o.months);
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const n = await this.#locked(async (em) => {
+          await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+          const rows = await em.execute<{ n: string }[]>(`with gone as (
+              delete from messages where id in (select id from messages where organization_id = ? and id < ? and created_at < ? limit ${DELETE_BATCH})
+              returning organization_id, created_at, channel, status, provider, segments, cost),
+            kept as (insert into message_daily_stats as s (organization_id, day, channel, status, provider, bucket, messages, segments, cost)
+              select organization_id, (created_at at time zone 'UTC')::date, channel, case when status = 'PENDING' then 'QUEUED' else status end,
+                coalesce(provider, ''), pg_backend_pid() & 15, count(*), sum(segments), sum(cost)
+              from gone group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6
+              on conflict (organization_id, day, channel, status, provider, bucket) do update
+              set messages = s.messages + excluded.messages, segments = s.segments + excluded.segments, cost = s.cost + excluded.cost)
+            select count(*) as n from gone`, [o.organization_id, uuidV7Floor(firstKept), firstKept]);
+          return Number(rows[0]?.n ?? 0);
+        });
+        if (!n) break;
+        deleted += n;
+        if (n < DELETE_BATCH) break;
+      }
+    }
+    return deleted;
+  }
+
+  /** Webhook deliveries older than the platform's (or the organization's shorter) retention, in batches. */
+  async #purgeWebhookDeliveries(now: Date): Promise<number> {
+    const day = 24 * 3600 * 1000;
+    const targets: Array<{ where: string; params: unknown[] }> = [];
+    if (this.#settings.webhookDeliveriesDays > 0) {
+      targets.push({ where: 'created_at < ?', params: [new Date(now.getTime() - this.#settings.webhookDeliveriesDays * day)] });
+    }
+    const overrides = await this.#database.em().execute<{ organization_id: string; days: number }[]>(
+      'select organization_id, webhook_deliveries_days as days from retention_overrides where webhook_deliveries_days is not null');
+    for (const o of overrides) {
+      if (this.#settings.webhookDeliveriesDays > 0 && o.days >= this.#settings.webhookDeliveriesDays) continue;
+      targets.push({ where: 'organization_id = ? and created_at < ?', params: [o.organization_id, new Date(now.getTime() - o.days * day)] });
+    }
+    let deleted = 0;
+    for (const t of targets) {
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const result = await this.#database.em().execute<{ affectedRows?: number }>(
+          `delete from webhook_deliveries where id in (select id from webhook_deliveries where ${t.where} limit ${DELETE_BATCH})`, t.params, 'run');
+        const n = result.affectedRows ?? 0;
+        deleted += n;
+        if (n < DELETE_BATCH) break;
+      }
+    }
+    return deleted;
+  }
+
+  async #parked(): Promise<number> {
+    let parked = 0;
+    for (const family of PARTITION_FAMILIES) {
+      const [row] = await this.#database.em().execute<{ n: string }[]>(`select count(*) as n from (select 1 from ${family.root}_default limit 10000) x`);
+      parked += Number(row?.n ?? 0);
+    }
+    return parked;
+  }
+}

@@ -1,0 +1,49 @@
+import * as v from 'valibot';
+import { AppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import { FEED_LIMIT_MAX, INBOX_MARKS, inboxItemView, type InboxMark } from '../../domain/inbox.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Storage } from '../../ports/storage.ts';
+import type { SubscriberPrincipal } from './authenticate-subscriber.ts';
+
+export const MarkInboxItemsInput = v.object({
+  mark: v.picklist(INBOX_MARKS, `must be one of ${INBOX_MARKS.join(', ')}`),
+  ids: v.pipe(v.array(v.pipe(v.string('must be strings'), v.minLength(1), v.maxLength(64)), 'must be an array of item ids'),
+    v.minLength(1, 'must list at least one id'), v.maxLength(FEED_LIMIT_MAX, `must list at most ${FEED_LIMIT_MAX} ids`)),
+});
+export const MarkAllInboxItemsInput = v.object({ mark: v.picklist(['seen', 'read', 'archived'] as const, 'must be one of seen, read, archived') });
+
+/**
+ * POST /inbox/v1/items/mark, POST /inbox/v1/items/{id}/{mark}, POST /inbox/v1/mark-all: marks the
+ * subscriber's items seen, read, unread, archived or unarchived (ids of other subscribers are
+ * ignored: never marked, never revealed). Answers how many changed and the new counts.
+ */
+export class MarkInboxItems {
+  readonly #deps: { storage: Storage; clock: Clock };
+  constructor(deps: { storage: Storage; clock: Clock }) { this.#deps = deps; }
+
+  async execute(subscriber: SubscriberPrincipal, raw: unknown) {
+    const input = parseInput(MarkInboxItemsInput, raw);
+    return this.#mark(subscriber, [...new Set(input.ids)], input.mark);
+  }
+
+  async all(subscriber: SubscriberPrincipal, raw: unknown) {
+    const input = parseInput(MarkAllInboxItemsInput, raw);
+    return this.#mark(subscriber, 'all', input.mark);
+  }
+
+  /** One item; an id that is not the subscriber's is NOT_FOUND. */
+  async one(subscriber: SubscriberPrincipal, id: string, mark: InboxMark) {
+    const { inbox } = this.#deps.storage;
+    if (!await inbox.findById(subscriber.organizationId, subscriber.subscriberId, id)) throw new AppError('NOT_FOUND', 'Inbox item not found', { id });
+    await inbox.mark(subscriber.organizationId, subscriber.subscriberId, [id], mark, this.#deps.clock.now());
+    const item = await inbox.findById(subscriber.organizationId, subscriber.subscriberId, id);
+    return { item: item ? inboxItemView(item) : null, counts: await inbox.counts(subscriber.organizationId, subscriber.subscriberId) };
+  }
+
+  async #mark(subscriber: SubscriberPrincipal, ids: string[] | 'all', mark: InboxMark) {
+    const { inbox } = this.#deps.storage;
+    const changed = await inbox.mark(subscriber.organizationId, subscriber.subscriberId, ids, mark, this.#deps.clock.now());
+    return { changed, counts: await inbox.counts(subscriber.organizationId, subscriber.subscriberId) };
+  }
+}

@@ -1,0 +1,138 @@
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import { migrate } from '../../adapters/postgres/migrate.ts';
+import { DEFAULT_RETENTION, PostgresPartitionMaintenance, type RetentionSettings } from '../../adapters/postgres/partition-maintenance.ts';
+import { dedicatedDatabase } from '../support/processes.ts';
+import { availableDatabaseKinds } from '../support/test-database.ts';
+import { v7At } from '../support/uuid-v7-at.ts';
+
+const NOW = new Date('2026-11-25T09:00:00Z');
+const clock = { now: () => NOW };
+const ago = (months: number, day = 10) => new Date(Date.UTC(NOW.getUTCFullYear(), NOW.getUTCMonth() - months, day, 12));
+const key = (d: Date) => `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+
+const count = async (db: Database, sql: string, params: unknown[] = []) => Number(Object.values((await db.em().execute<Record<string, unknown>[]>(sql, params))[0]!)[0]);
+const stats = (db: Database) => db.em().execute(`select organization_id, day::text, status, sum(messages)::int as n, sum(cost)::int as cost
+  from message_daily_stats group by 1, 2, 3 having sum(messages) <> 0 order by 1, 2, 3`);
+
+let seq = 0;
+/** One message of `org` at `at`, with an attempt and a status event, in the partitions of its month (created if missing). */
+async function message(db: Database, org: string, at: Date): Promise<string> {
+  const month = `${at.toISOString().slice(0, 7)}-01`;
+  for (const t of ['messages', 'message_attempts', 'message_status_events']) await db.em().execute('select nkra_create_month_partition(?, ?::date)', [t, month]);
+  const id = v7At(at, seq++);
+  await db.em().execute(`insert into messages (id, organization_id, internal_message_id, channel, recipient, body, status, cost, price, segments, is_sandbox, provider, created_at, updated_at)
+    values (?, ?, ?, 'SMS', '+233240000001', 'a "quoted", multi
+line body', 'SENT', 3, 3, 1, false, 'p1', ?, ?)`, [id, org, `msg_${id.replace(/-/g, '')}`, at, at]);
+  await db.em().execute(`insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, duration_ms, created_at) values (?, ?, 1, 'p1', 'ACCEPTED', false, 5, ?)`, [v7At(at, seq++), id, at]);
+  await db.em().execute(`insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at) values (?, ?, ?, 'SENT', 'delivery', '', ?)`, [v7At(at, seq++), id, org, at]);
+  return id;
+}
+
+describe('partition maintenance and retention (PostgresPartitionMaintenance)', function () {
+  this.timeout(120_000);
+  for (const kind of ['pglite', 'postgres'] as const) {
+    describe(kind, () => {
+      let db: Database;
+      let dedicated: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
+      const maintenance = (settings: Partial<RetentionSettings> = {}) => new PostgresPartitionMaintenance(db, clock, { ...DEFAULT_RETENTION, ...settings });
+      beforeEach(async function () {
+        if (kind === 'postgres') {
+          if (!(await availableDatabaseKinds()).includes('postgres')) this.skip();
+          dedicated = await dedicatedDatabase(`nkra_partition_maintenance_${process.pid}`);
+          db = await openDatabase({ databaseUrl: dedicated!.url, poolSize: 4 });
+        } else {
+          db = await openDatabase({});
+        }
+        await migrate(db);
+        await db.em().execute(`insert into organizations (id, name, timezone, default_language, created_at, updated_at) values
+          ('org-a', 'A', 'UTC', 'en', now(), now()), ('org-short', 'S', 'UTC', 'en', now(), now())`);
+      });
+      afterEach(async () => {
+        await db?.close();
+        await dedicated?.drop();
+      });
+
+      it('creates the months ahead for every partitioned table, once, even when two processes run it at once', async () => {
+        const runs = await Promise.all([maintenance({ monthsAhead: 6 }).run(), maintenance({ monthsAhead: 6 }).run()]);
+        const created = runs.flatMap((r) => r.created);
+        for (const t of ['messages', 'message_attempts', 'message_status_events', 'outbound_events']) {
+          expect(created.filter((c) => c === `${t}_p${key(ago(-6, 1))}`), t).to.have.length(1);
+        }
+        expect(runs.some((r) => r.ran)).to.equal(true);
+        expect((await maintenance({ monthsAhead: 6 }).run()).created).to.deep.equal([]);
+      });
+
+      it('drops a whole expired month of messages, attempts and status events; the analytics roll-ups stay', async () => {
+        const old = await message(db, 'org-a', ago(14));
+        const kept = await message(db, 'org-a', ago(12));
+        const before = await stats(db);
+        const report = await maintenance({ messagesMonths: 13 }).run();
+        expect(report.dropped).to.include.members([`messages_p${key(ago(14))}`, `message_attempts_p${key(ago(14))}`, `message_status_events_p${key(ago(14))}`]);
+        expect(report.dropped.some((d) => d.endsWith(key(ago(12))))).to.equal(false);
+        expect(await count(db, 'select count(*) from messages where id = ?', [old])).to.equal(0);
+        expect(await count(db, 'select count(*) from message_attempts where message_id = ?', [old])).to.equal(0);
+        expect(await count(db, 'select count(*) from messages where id = ?', [kept])).to.equal(1);
+        expect(await stats(db)).to.deep.equal(before);
+        // Keep forever: nothing dropped.
+        await message(db, 'org-a', ago(30));
+        expect((await maintenance({ messagesMonths: 0 }).run()).dropped).to.deep.equal([]);
+      });
+
+      it('with ARCHIVE_DIR, writes each expired partition as gzip CSV before dropping it, and the file restores', async () => {
+        const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-archive-'));
+        const old = await message(db, 'org-a', ago(15));
+        const original = await db.em().execute<Record<string, unknown>[]>('select * from messages where id = ?', [old]);
+        const report = await maintenance({ messagesMonths: 13, archiveDir }).run();
+        const name = `messages_p${key(ago(15))}`;
+        expect(report.archived.map((f) => path.basename(f))).to.include.members([`${name}.csv.gz`, `message_attempts_p${key(ago(15))}.csv.gz`]);
+        expect(await count(db, `select count(*) from pg_class where relname = ?`, [name])).to.equal(0);
+        expect(await count(db, 'select count(*) from detached_partitions')).to.equal(0);
+        expect((await readdir(archiveDir)).filter((f) => f.endsWith('.partial'))).to.deep.equal([]);
+        const csv = gunzipSync(await readFile(path.join(archiveDir, `${name}.csv.gz`))).toString('utf8');
+        expect(csv.split('\n')[0]).to.match(/^id,organization_id,internal_message_id,/);
+        if (kind === 'pglite') {
+          // The restore of docs/operations.md: a table like messages, COPY ... FROM the CSV, attach.
+          const month = `${ago(15).toISOString().slice(0, 7)}-01`;
+          await db.em().execute(`create table ${name} (like messages including defaults including constraints)`);
+          await db.pglite!.query(`copy ${name} from '/dev/blob' with (format csv, header true)`, [], { blob: new Blob([csv]) });
+          await db.em().execute(`alter table messages attach partition ${name} for values from (nkra_month_bound(?::date)) to (nkra_month_bound((?::date + interval '1 month')::date))`, [month, month]);
+          expect(await db.em().execute('select * from messages where id = ?', [old])).to.deep.equal(original);
+        }
+      });
+
+      it('deletes the older rows of an organization with a shorter retention, keeping the roll-ups; others keep theirs', async () => {
+        await db.em().execute(`insert into retention_overrides (organization_id, messages_months) values ('org-short', 2)`);
+        const shortOld = await message(db, 'org-short', ago(4));
+        const shortNew = await message(db, 'org-short', ago(1));
+        const otherOld = await message(db, 'org-a', ago(4));
+        const before = await stats(db);
+        const report = await maintenance({ messagesMonths: 13 }).run();
+        expect(report.deletedMessages).to.equal(1);
+        expect(await count(db, 'select count(*) from messages where id in (?, ?, ?)', [shortOld, shortNew, otherOld])).to.equal(2);
+        expect(await count(db, 'select count(*) from message_attempts where message_id = ?', [shortOld])).to.equal(0);
+        expect(await count(db, 'select count(*) from message_status_events where message_id = ?', [shortOld])).to.equal(0);
+        expect(await stats(db)).to.deep.equal(before);
+      });
+
+      it('purges webhook deliveries past their retention (platform and per organization)', async () => {
+        await db.em().execute(`insert into webhook_endpoints (id, organization_id, url, is_active, secret_ciphertext, created_at, updated_at) values
+          ('ep-a', 'org-a', 'https://a.example.com', true, 'x', now(), now()), ('ep-s', 'org-short', 'https://s.example.com', true, 'x', now(), now())`);
+        await db.em().execute('insert into retention_overrides (organization_id, webhook_deliveries_days) values (?, 2)', ['org-short']);
+        const day = 24 * 3600 * 1000;
+        const rows: Array<[string, string, number]> = [['d1', 'ep-a', 40], ['d2', 'ep-a', 5], ['d3', 'ep-s', 5], ['d4', 'ep-s', 1]];
+        for (const [id, ep, age] of rows) {
+          await db.em().execute(`insert into webhook_deliveries (id, organization_id, endpoint_id, event_id, kind, status, created_at, updated_at)
+            values (?, ?, ?, ?, 'message.sent', 'SUCCEEDED', ?, ?)`, [id, ep === 'ep-a' ? 'org-a' : 'org-short', ep, `ev-${id}`, new Date(NOW.getTime() - age * day), NOW]);
+        }
+        const report = await maintenance({ webhookDeliveriesDays: 30 }).run();
+        expect(report.deletedWebhookDeliveries).to.equal(2);
+        expect((await db.em().execute<{ id: string }[]>('select id from webhook_deliveries order by id')).map((r) => r.id)).to.deep.equal(['d2', 'd4']);
+      });
+    });
+  }
+});
