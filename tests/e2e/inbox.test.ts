@@ -45,7 +45,7 @@ describe('E2E: the in-app inbox bell in a real browser', function () {
       await page.goto(site.url);
       const bell = page.getByRole('button', { name: 'Notifications' });
       await bell.waitFor();
-      await waitInPage(page, () => (document.querySelector('nkra-inbox') as unknown as { source?: EventSource } | null)?.source?.readyState === 1); // the stream is open
+      await waitInPage(page, "document.querySelector('nkra-inbox')?.source?.readyState === 1"); // the stream is open
       await page.evaluate("window.marker = 'no reload'");
 
       const fired = await api.post('/events/trigger', { event: 'order.shipped', subscriberId: 'customer-42', variables: { order: 'A-17' } }, { apiKey: key });
@@ -105,7 +105,7 @@ describe('E2E: the in-app inbox bell in a real browser', function () {
       const href = await link.getAttribute('href');
       await screenshot(page, '41-inbox-settings');
       await page.goto(href!);
-      await waitInPage(page, () => (document.querySelector('nkra-inbox') as unknown as { source?: EventSource } | null)?.source?.readyState === 1);
+      await waitInPage(page, "document.querySelector('nkra-inbox')?.source?.readyState === 1");
       const sent = await api.post('/messages/send', { channel: 'IN_APP', to: 'dashboard-user', body: 'Hello from the dashboard' }, tenant.auth);
       expect(sent.status, sent.text).to.equal(201);
       await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();

@@ -37,14 +37,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Polls `predicate` in the page until it returns true. Unlike page.waitForFunction (which evals its
- * predicate inside the page and so is refused by a `script-src 'self'` Content-Security-Policy), each
+ * Polls the JavaScript `expression` in the page until it evaluates to true. Unlike page.waitForFunction (which evals its
+ * expression inside the page and so is refused by a `script-src 'self'` Content-Security-Policy), each
  * poll is a page.evaluate, which the DevTools protocol runs outside the page's CSP.
  */
-export async function waitInPage(page: Page, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitInPage(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await page.evaluate(predicate))) {
-    if (Date.now() > deadline) throw new Error(`waitInPage: ${predicate.toString()} still false after ${timeoutMs} ms`);
+  while ((await page.evaluate(expression)) !== true) {
+    if (Date.now() > deadline) throw new Error(`waitInPage: ${expression} still not true after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
