@@ -114,23 +114,22 @@ export class MikroOrmMessageRepository implements MessageRepository {
   /**
    * Delivery logs newest first in plain SQL: hydrating entities costs about 20 ms per 1,000 rows, five
    * times the query (docs/performance.md, bench:logs). The order is served by the (organization_id[,
-   * status][, channel], created_at desc, id desc) indexes.
+   * status][, channel], created_at desc, id desc) indexes, through nkra_delivery_log_page (migration
+   * 0041): its statements keep a generic plan, so a list over every monthly partition is not planned
+   * on each call (docs/adr/0030-delivery-log-generic-plans.md).
    */
   async #newestFirst(organizationId: string, filter: DeliveryLogFilter, before: SelectedRow | null, offset: number, limit: number): Promise<SelectedRow[]> {
-    const { sql, params } = conditionsOf(organizationId, filter);
     // The cursor is the database's own text of created_at: a JS Date would drop microseconds and skip rows.
-    const keyset = before ? ' and (created_at, id) < (?::timestamptz, ?)' : '';
-    const cursor = before ? [before.createdAt, before.id] : [];
-    return this.#em.execute<SelectedRow[]>(
-      `select ${entityColumns(this.#em, MessageEntity).selectList} from messages where ${sql}${keyset} order by created_at desc, id desc limit ? offset ?`,
-      [...params, ...cursor, limit, offset]);
+    const cursor = before ? [before.createdAt, before.id] : ['infinity', ''];
+    return sqlRows<SelectedRow>(this.#em,
+      `select ${entityColumns(this.#em, MessageEntity).selectList} from nkra_delivery_log_page($1, $2, $3, $4::timestamptz, $5, $6, $7)`,
+      [organizationId, filter.status ?? null, filter.channel ?? null, ...cursor, limit, offset], { prepare: true });
   }
 
   /** Counts at most `cap` rows: an index-only scan of a bounded range, a few milliseconds however many rows match. */
   async #countUpTo(organizationId: string, filter: DeliveryLogFilter, cap: number): Promise<number> {
-    const { sql, params } = conditionsOf(organizationId, filter);
-    const [row] = await this.#em.execute<{ n: string | number }[]>(
-      `select count(*) as n from (select 1 from messages where ${sql} limit ?) capped`, [...params, cap]);
+    const [row] = await sqlRows<{ n: string | number }>(this.#em, 'select nkra_delivery_log_count($1, $2, $3, $4) as n',
+      [organizationId, filter.status ?? null, filter.channel ?? null, cap], { prepare: true });
     return Number(row?.n ?? 0);
   }
 
@@ -160,14 +159,6 @@ function whereOf(organizationId: string, filter: DeliveryLogFilter) {
   if (filter.status) where.status = filter.status;
   if (filter.channel) where.channel = filter.channel;
   return where;
-}
-
-function conditionsOf(organizationId: string, filter: DeliveryLogFilter): { sql: string; params: unknown[] } {
-  const conditions = ['organization_id = ?'];
-  const params: unknown[] = [organizationId];
-  if (filter.status) { conditions.push('status = ?'); params.push(filter.status); }
-  if (filter.channel) { conditions.push('channel = ?'); params.push(filter.channel); }
-  return { sql: conditions.join(' and '), params };
 }
 
 /** A raw row selected with the entity's property names as column aliases; timestamps may arrive as text. */
