@@ -41,6 +41,8 @@ export interface Config {
   deliveryMaxAttempts: number;
   providersFile: string | undefined;
   providerTimeoutMs: number;
+  /** PROVIDER_CIRCUIT_COOLDOWN_MS: how long an open circuit stays open before its half-open trial (docs/failover.md). */
+  providerCircuitCooldownMs: number;
   databasePoolSize: number;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: webhook URLs may point at private addresses (development and tests only). */
   webhookAllowPrivateAddresses: boolean;
@@ -107,6 +109,7 @@ const EnvSchema = v.object({
   DELIVERY_MAX_ATTEMPTS: v.optional(intIn(1, 9), '6'), // at most the queue's 1 + 8 retries (pg-boss-factory.ts)
   PROVIDERS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
+  PROVIDER_CIRCUIT_COOLDOWN_MS: v.optional(intIn(1_000, 600_000), '30000'),
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'paystack', 'none'], 'must be sandbox, paystack or none')),
@@ -177,7 +180,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
-    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
+    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     importMaxBytes: e.IMPORT_MAX_BYTES,
     ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',

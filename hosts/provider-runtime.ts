@@ -66,7 +66,7 @@ export class ProviderRuntime {
         const kept = previous?.stamp === stamp ? previous : null;
         const adapter = kept ? null : createVendorAdapter(this.#withBaseUrl(config), credentials, this.#factoryContext());
         const entry = kept?.entry ?? { config, provider: new GuardedProvider(adapter!, {
-          breaker: DEFAULT_BREAKER_POLICY,
+          breaker: { ...DEFAULT_BREAKER_POLICY, cooldownMs: this.#config.providerCircuitCooldownMs },
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
           maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
           ...(this.#observer ? { observer: this.#observer } : {}),

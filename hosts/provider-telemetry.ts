@@ -50,6 +50,10 @@ export class ProviderTelemetry implements ProviderObserver {
     this.#inFlight.set({ provider }, count);
   }
 
+  circuitStarted(provider: string): void {
+    this.#circuit.set({ provider }, CIRCUIT_VALUE.closed);
+  }
+
   circuitChanged(provider: string, from: BreakerState['state'], to: BreakerState['state']): void {
     this.#circuit.set({ provider }, CIRCUIT_VALUE[to]);
     this.#logger.warn({ event: 'provider.circuit', provider, from, to }, to === 'open' ? 'circuit opened: the provider is skipped' : `circuit ${to}`);

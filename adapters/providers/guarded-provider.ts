@@ -45,6 +45,7 @@ export class GuardedProvider implements ChannelProvider {
     this.organizationId = options.organizationId ?? null;
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    options.observer?.circuitStarted(this.name);
   }
 
   get circuit(): BreakerState['state'] { return this.#breaker.state; }
@@ -62,14 +63,21 @@ export class GuardedProvider implements ChannelProvider {
   async send(message: OutboundMessage): Promise<ProviderResult> {
     const gate = breakerAllows(this.#breaker, this.#now(), this.#options.breaker);
     this.#setBreaker(gate.next);
-    if (!gate.allowed) return { accepted: false, retryable: true, errorCode: 'CIRCUIT_OPEN', errorMessage: `${this.name}: circuit open after repeated failures` };
+    if (!gate.allowed) return this.#circuitOpen();
+    const trial = gate.next.state === 'half-open';
     await this.#acquire();
+    await this.#pace();
+    // A send that waited for a slot or its turn may find the circuit opened meanwhile by the sends ahead
+    // of it: it must not reach the dead vendor too (only a half-open trial goes through a non-closed circuit).
+    if (!trial && this.#breaker.state !== 'closed') {
+      this.#release();
+      return this.#circuitOpen();
+    }
     const observer = this.#options.observer;
     const started = performance.now();
     observer?.inFlight(this.name, this.#inFlight);
     let result: ProviderResult | null = null;
     try {
-      await this.#pace();
       result = await this.inner.send(message);
       // Permanent answers (bad number) say nothing about the provider's health.
       this.#setBreaker(result.accepted || !result.retryable ? breakerSuccess() : breakerFailure(this.#breaker, this.#now(), this.#options.breaker));
@@ -84,6 +92,10 @@ export class GuardedProvider implements ChannelProvider {
         observer.inFlight(this.name, this.#inFlight);
       }
     }
+  }
+
+  #circuitOpen(): ProviderResult {
+    return { accepted: false, retryable: true, errorCode: 'CIRCUIT_OPEN', errorMessage: `${this.name}: circuit open after repeated failures` };
   }
 
   #setBreaker(next: BreakerState): void {

@@ -12,4 +12,6 @@ export interface ProviderObserver {
   /** Calls in flight to `provider` from this process, after a change. */
   inFlight(provider: string, count: number): void;
   circuitChanged(provider: string, from: BreakerState['state'], to: BreakerState['state']): void;
+  /** A guard was built (at start, or because the provider's configuration changed): its circuit starts closed. */
+  circuitStarted(provider: string): void;
 }

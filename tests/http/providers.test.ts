@@ -91,4 +91,28 @@ describe('HTTP: /providers', () => {
       await many.close();
     }
   });
+
+  it('leaves a provider of PROVIDERS_FILE untouched when a process starts with the same file (its circuit and health survive), and updates it when the file changes', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-providers-'));
+    const file = path.join(dir, 'providers.json');
+    const entry = (settings: Record<string, string>) => ({ providers: [{
+      name: 'sync-check', vendor: 'outbox', channel: 'SMS', priority: 3000, countries: ['gh', 'NG'], settings, credentials: { token: 'one' }, active: false,
+    }] });
+    const repository = app.container.get(MESSAGING.providerRepository);
+    const sync = async (content: unknown) => {
+      await writeFile(file, JSON.stringify(content));
+      await syncProviderConfiguration(repository, new SystemClock(), testConfig({ providersFile: file, dataDir: dir }));
+      return (await repository.listWithCredentials()).find((p) => p.config.name === 'sync-check')!;
+    };
+    const first = await sync(entry({ b: '2', a: '1' }));
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await sync(entry({ a: '1', b: '2' }));
+    expect(again.config.updatedAt.toISOString(), 'unchanged: not rewritten').to.equal(first.config.updatedAt.toISOString());
+    const changed = await sync(entry({ a: '1', b: '3' }));
+    expect(changed.config.updatedAt.getTime()).to.be.greaterThan(first.config.updatedAt.getTime());
+    expect(changed.config.settings).to.deep.equal({ a: '1', b: '3' });
+    const newCredentials = await sync({ providers: [{ ...entry({ a: '1', b: '3' }).providers[0], credentials: { token: 'two' } }] });
+    expect(newCredentials.credentials).to.deep.equal({ token: 'two' });
+    expect(newCredentials.config.updatedAt.getTime()).to.be.greaterThan(changed.config.updatedAt.getTime());
+  });
 });

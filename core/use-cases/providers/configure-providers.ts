@@ -3,7 +3,7 @@ import { parseInput } from '../../validation.ts';
 import { VENDOR_CHANNELS as CHANNELS } from '../../domain/channel.ts';
 import { DEFAULT_ROUTE, type ProviderConfig } from '../../domain/provider.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { ProviderRepository } from '../../ports/provider-repository.ts';
+import type { ProviderRepository, ProviderWithCredentials } from '../../ports/provider-repository.ts';
 
 const country = v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^([A-Z]{2}|\*)$/, 'must be an ISO 3166 alpha-2 code or *'));
 
@@ -47,13 +47,34 @@ export class ConfigureProviders {
 
   async execute(raw: unknown): Promise<ProviderConfig[]> {
     const input = parseInput(ProvidersConfigInput, raw);
+    const current = new Map((await this.#deps.providers.listWithCredentials())
+      .filter((p) => p.config.organizationId === null).map((p) => [p.config.name, p]));
     const stored: ProviderConfig[] = [];
     for (const p of input.providers) {
-      stored.push(await this.#deps.providers.upsert({
+      const fields = {
         name: p.name, vendor: p.vendor, channel: p.channel, priority: p.priority, active: p.active,
-        countries: [...new Set(p.countries)], settings: p.settings,
-      }, p.credentials ?? null, this.#deps.clock.now()));
+        countries: [...new Set(p.countries.map((c) => c.toUpperCase()))], settings: p.settings,
+      };
+      const existing = current.get(p.name);
+      // Unchanged: left alone, so a process starting with the same file does not make the running ones
+      // rebuild the provider (which would reset its circuit breaker and health).
+      if (existing && unchanged(existing, fields, p.credentials ?? null)) { stored.push(existing.config); continue; }
+      stored.push(await this.#deps.providers.upsert(fields, p.credentials ?? null, this.#deps.clock.now()));
     }
     return stored;
   }
+}
+
+function unchanged(existing: ProviderWithCredentials, fields: Omit<ProviderConfig, 'id' | 'hasCredentials' | 'organizationId' | 'platformFallback' | 'createdAt' | 'updatedAt'>, credentials: Record<string, string> | null): boolean {
+  const c = existing.config;
+  return c.vendor === fields.vendor && c.channel === fields.channel && c.priority === fields.priority && c.active === fields.active
+    && sameRecord(Object.fromEntries(c.countries.map((x) => [x, x])), Object.fromEntries(fields.countries.map((x) => [x, x])))
+    && sameRecord(c.settings, fields.settings)
+    && (credentials === null || (!existing.credentialsError && sameRecord(existing.credentials, credentials)));
+}
+
+/** Same keys and values, in any order (the database keeps JSON objects in its own key order). */
+function sameRecord(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }

@@ -15,6 +15,9 @@ export interface CountingVendorState {
   /** While true, answers wait in `held` (a test releases them by setting it false and calling each). */
   holding: boolean;
   held: Array<() => void>;
+  /** While true, every send answers 500 (a vendor outage: a transient failure); `failed` counts those answers. */
+  failing: boolean;
+  failed: number;
 }
 
 export interface CountingVendor {
@@ -24,6 +27,9 @@ export interface CountingVendor {
   hold(): void;
   /** Sends the held answers and stops holding. */
   release(): void;
+  /** Every send answers 500 from now on, until `recover`. */
+  fail(): void;
+  recover(): void;
   close(): Promise<void>;
 }
 
@@ -33,7 +39,7 @@ export interface CountingVendor {
  * killed meanwhile was never confirmed to anyone). Any GET (the balance health check) answers a balance.
  */
 export function startCountingArkesel(holdMs: number): Promise<CountingVendor> {
-  const state: CountingVendorState = { received: 0, inFlight: 0, firstAt: new Map(), accepted: new Map(), holding: false, held: [] };
+  const state: CountingVendorState = { received: 0, inFlight: 0, firstAt: new Map(), accepted: new Map(), holding: false, held: [], failing: false, failed: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -51,6 +57,12 @@ export function startCountingArkesel(holdMs: number): Promise<CountingVendor> {
       const answer = () => {
         state.inFlight -= 1;
         if (req.socket.destroyed) return;
+        if (state.failing) {
+          state.failed += 1;
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ status: 'error', message: 'Internal server error' }));
+          return;
+        }
         for (const r of digits) state.accepted.set(r, (state.accepted.get(r) ?? 0) + 1);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ status: 'success', data: body.recipients.map((recipient) => ({ recipient, id: randomUUID() })) }));
@@ -63,6 +75,8 @@ export function startCountingArkesel(holdMs: number): Promise<CountingVendor> {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state,
       hold: () => { state.holding = true; },
       release: () => { state.holding = false; state.held.splice(0).forEach((answer) => answer()); },
+      fail: () => { state.failing = true; },
+      recover: () => { state.failing = false; },
       close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
     }));
   });

@@ -76,4 +76,17 @@ describe('provider routing', () => {
     expect(peak).to.equal(3);
     expect(slow.received).to.have.length(12);
   });
+
+  it('does not let the sends queued behind maxConcurrency reach a vendor whose circuit opened while they waited', async () => {
+    const dead = new RecordingProvider('SMS', 'dead');
+    const original = dead.send.bind(dead);
+    dead.next = () => ({ accepted: false, retryable: true, errorCode: 'VENDOR_UNAVAILABLE', errorMessage: 'down' });
+    dead.send = async (m) => { await new Promise((r) => setTimeout(r, 5)); return original(m); };
+    const guarded = new GuardedProvider(dead, { breaker: { threshold: 3, cooldownMs: 60_000 }, maxConcurrency: 2, maxPerSecond: 0 });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => guarded.send({ messageId: `m${i}`, internalMessageId: `m${i}`, organizationId: 'o', channel: 'SMS', to: '+233241234567', subject: null, body: 'x', senderId: null })));
+    // The threshold, plus the one send already in flight beside the third failure.
+    expect(dead.received.length).to.be.at.most(4);
+    expect(results.filter((r) => !r.accepted && r.errorCode === 'CIRCUIT_OPEN')).to.have.length(20 - dead.received.length);
+    expect(guarded.circuit).to.equal('open');
+  });
 });
