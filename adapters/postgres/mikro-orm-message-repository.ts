@@ -114,16 +114,19 @@ export class MikroOrmMessageRepository implements MessageRepository {
   /**
    * Delivery logs newest first in plain SQL: hydrating entities costs about 20 ms per 1,000 rows, five
    * times the query (docs/performance.md, bench:logs). The order is served by the (organization_id[,
-   * status][, channel], created_at desc, id desc) indexes, through nkra_delivery_log_page (migration
-   * 0041): its statements keep a generic plan, so a list over every monthly partition is not planned
-   * on each call (docs/adr/0030-delivery-log-generic-plans.md).
+   * status][, channel], created_at desc, id desc) indexes, through nkra_delivery_log_page (a page by
+   * offset: the skipped rows counted on the index alone) and nkra_delivery_log_chunk (the export's
+   * keyset chunks), migration 0041: their statements keep a generic plan, so a list over every monthly
+   * partition is not planned on each call (docs/adr/0030-delivery-log-generic-plans.md).
    */
   async #newestFirst(organizationId: string, filter: DeliveryLogFilter, before: SelectedRow | null, offset: number, limit: number): Promise<SelectedRow[]> {
+    const { selectList } = entityColumns(this.#em, MessageEntity);
+    const filters = [organizationId, filter.status ?? null, filter.channel ?? null];
     // The cursor is the database's own text of created_at: a JS Date would drop microseconds and skip rows.
-    const cursor = before ? [before.createdAt, before.id] : ['infinity', ''];
-    return sqlRows<SelectedRow>(this.#em,
-      `select ${entityColumns(this.#em, MessageEntity).selectList} from nkra_delivery_log_page($1, $2, $3, $4::timestamptz, $5, $6, $7)`,
-      [organizationId, filter.status ?? null, filter.channel ?? null, ...cursor, limit, offset], { prepare: true });
+    return before
+      ? sqlRows<SelectedRow>(this.#em, `select ${selectList} from nkra_delivery_log_chunk($1, $2, $3, $4::timestamptz, $5, $6)`,
+        [...filters, before.createdAt, before.id, limit], { prepare: true })
+      : sqlRows<SelectedRow>(this.#em, `select ${selectList} from nkra_delivery_log_page($1, $2, $3, $4, $5)`, [...filters, limit, offset], { prepare: true });
   }
 
   /** Counts at most `cap` rows: an index-only scan of a bounded range, a few milliseconds however many rows match. */

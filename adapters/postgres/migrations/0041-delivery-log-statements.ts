@@ -9,50 +9,62 @@ import type { Migration } from './migration.ts';
  * statement's execution. A plain prepared statement does not help: with LIMIT and OFFSET as parameters
  * PostgreSQL prices the generic plan at 10 % of the rows and keeps re-planning. Inside these functions
  * `plan_cache_mode = force_generic_plan` holds only for their own statements: PL/pgSQL plans each
- * branch once per connection and reuses it. `jit = off` because a generic plan's cost (priced for
- * 10 % of the rows) crosses `jit_above_cost`, and compiling takes 50-80 ms for a 1 ms list.
+ * branch once per connection and reuses it.
+ *
+ * A generic plan priced for 10 % of an organization's rows would also pick a full scan and a sort (even
+ * in parallel) over the ordered index scans the list needs, and would be JIT-compiled (50-80 ms): the
+ * functions turn sorts, sequential scans, parallel plans and JIT off for their own statements, which
+ * leaves the index scans (and a sort only where nothing else can answer).
  *
  * One branch per filter combination, so each plan keeps the (organization_id[, status][, channel],
- * created_at desc, id desc) index that serves it. The keyset bound (created_at, id) < (before_at,
- * before_id) is always present: ('infinity', '') for a first page, so the same plan serves the pages
- * and the export's chunks.
+ * created_at desc, id desc) index that serves it.
  */
-const PAGE = `create or replace function nkra_delivery_log_page(org text, st text, ch text, before_at timestamptz, before_id text, lim integer, skip integer)
-returns setof messages language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$
+const SETTINGS = `set plan_cache_mode = force_generic_plan set jit = off set enable_sort = off set enable_seqscan = off
+  set max_parallel_workers_per_gather = 0`;
+
+/** The four filter combinations: the condition each adds, on the alias `a`. */
+const FILTERS: ReadonlyArray<[string, string]> = [
+  ['st is null and ch is null', ''],
+  ['ch is null', ' and a.status = st'],
+  ['st is null', ' and a.channel = ch'],
+  ['', ' and a.status = st and a.channel = ch'], // else
+];
+
+const branches = (statement: (filter: string) => string) =>
+  FILTERS.map(([test, filter], i) => `  ${i === 0 ? 'if' : i === FILTERS.length - 1 ? 'else' : 'elsif'}${i === FILTERS.length - 1 ? '' : ` ${test} then`}\n    ${statement(filter)};`).join('\n') + '\n  end if;';
+
+/**
+ * A page by offset. The rows to skip are counted on the index alone (the ids of the page, an
+ * index-only scan), then only the page's rows are read, one primary-key lookup each (pruned to its
+ * partition at run time): a deep page no longer reads the heap rows it skips.
+ */
+const PAGE = `create or replace function nkra_delivery_log_page(org text, st text, ch text, lim integer, skip integer)
+returns setof messages language plpgsql stable ${SETTINGS} as $$
 begin
-  if st is null and ch is null then
-    return query select * from messages m where m.organization_id = org
-      and (m.created_at, m.id) < (before_at, before_id) order by m.created_at desc, m.id desc limit lim offset skip;
-  elsif ch is null then
-    return query select * from messages m where m.organization_id = org and m.status = st
-      and (m.created_at, m.id) < (before_at, before_id) order by m.created_at desc, m.id desc limit lim offset skip;
-  elsif st is null then
-    return query select * from messages m where m.organization_id = org and m.channel = ch
-      and (m.created_at, m.id) < (before_at, before_id) order by m.created_at desc, m.id desc limit lim offset skip;
-  else
-    return query select * from messages m where m.organization_id = org and m.status = st and m.channel = ch
-      and (m.created_at, m.id) < (before_at, before_id) order by m.created_at desc, m.id desc limit lim offset skip;
-  end if;
+${branches((f) => `return query select m.* from (select a.id, a.created_at from messages a where a.organization_id = org${f}
+      order by a.created_at desc, a.id desc limit lim offset skip) k
+      cross join lateral (select * from messages x where x.id = k.id and x.organization_id = org limit 1) m
+      order by k.created_at desc, k.id desc`)}
+end $$`;
+
+/** The export's chunk after the keyset (created_at, id) of the previous chunk's last row. */
+const CHUNK = `create or replace function nkra_delivery_log_chunk(org text, st text, ch text, before_at timestamptz, before_id text, lim integer)
+returns setof messages language plpgsql stable ${SETTINGS} as $$
+begin
+${branches((f) => `return query select * from messages a where a.organization_id = org${f}
+      and (a.created_at, a.id) < (before_at, before_id) order by a.created_at desc, a.id desc limit lim`)}
 end $$`;
 
 /** The logs matching a filter, counted up to `cap` (an index-only scan of a bounded range). */
 const COUNT = `create or replace function nkra_delivery_log_count(org text, st text, ch text, cap integer)
-returns bigint language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$
+returns bigint language plpgsql stable ${SETTINGS} as $$
 declare n bigint;
 begin
-  if st is null and ch is null then
-    select count(*) into n from (select 1 from messages m where m.organization_id = org limit cap) c;
-  elsif ch is null then
-    select count(*) into n from (select 1 from messages m where m.organization_id = org and m.status = st limit cap) c;
-  elsif st is null then
-    select count(*) into n from (select 1 from messages m where m.organization_id = org and m.channel = ch limit cap) c;
-  else
-    select count(*) into n from (select 1 from messages m where m.organization_id = org and m.status = st and m.channel = ch limit cap) c;
-  end if;
+${branches((f) => `select count(*) into n from (select 1 from messages a where a.organization_id = org${f} limit cap) c`)}
   return n;
 end $$`;
 
 export const deliveryLogStatements: Migration = {
   id: '0041-delivery-log-statements',
-  statements: [PAGE, COUNT],
+  statements: [PAGE, CHUNK, COUNT],
 };
