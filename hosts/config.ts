@@ -41,6 +41,8 @@ export interface Config {
   deliveryMaxAttempts: number;
   providersFile: string | undefined;
   providerTimeoutMs: number;
+  /** DATABASE_LISTEN_URL: a direct (or session-pooled) connection for the in-app inbox's LISTEN, when DATABASE_URL goes through a transaction-mode pooler. */
+  databaseListenUrl: string | undefined;
   /** PROVIDER_CIRCUIT_COOLDOWN_MS: how long an open circuit stays open before its half-open trial (docs/failover.md). */
   providerCircuitCooldownMs: number;
   databasePoolSize: number;
@@ -85,6 +87,7 @@ const EnvSchema = v.object({
   PORT: v.optional(intIn(0, 65535), '3000'),
   HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '0.0.0.0'),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL'))),
+  DATABASE_LISTEN_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL'))),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
   JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'))),
@@ -180,7 +183,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
-    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
+    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databaseListenUrl: e.DATABASE_LISTEN_URL, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     importMaxBytes: e.IMPORT_MAX_BYTES,
     ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',

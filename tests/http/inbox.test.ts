@@ -398,4 +398,27 @@ describe('HTTP: in-app inbox streams on the embedded PGlite and across connectio
       await app.close();
     }
   });
+
+  it('listens on DATABASE_LISTEN_URL when it is set (a direct connection beside a transaction-mode pooler)', async function () {
+    const infra = await sharedInfrastructure();
+    if (infra.database.kind !== 'postgres') this.skip();
+    const url = new URL(infra.database.databaseUrl!);
+    const name = `nkra-listen-${process.pid}`;
+    url.searchParams.set('application_name', name);
+    const app = await startTestApp({ config: { databaseListenUrl: url.toString() } });
+    try {
+      const tenant = await registerTenant(app.api, 'inbox-listen-url');
+      const box = (await app.api.post('/inbox/settings/secret', undefined, tenant.auth)).body.data as Inbox;
+      const q = new URLSearchParams({ appId: box.appId, subscriberId: 'l-user', subscriberHash: hmac(box.secret, 'l-user') });
+      const stream = await SseClient.open(`${app.url}/inbox/v1/stream?${q}`);
+      try {
+        await stream.waitFor((e) => e.event === 'counts');
+        const listening = await infra.database.em().execute<{ query: string }[]>('select query from pg_stat_activity where application_name = ?', [name]);
+        expect(listening.map((r) => r.query.toLowerCase())).to.deep.equal(['listen nkra_inbox']);
+        const sent = await app.api.post('/messages/send', { channel: 'IN_APP', to: 'l-user', body: 'through the listen url' }, tenant.auth);
+        expect(sent.status, sent.text).to.equal(201);
+        expect(JSON.parse((await stream.waitFor((e) => e.event === 'item')).data)).to.deep.include({ body: 'through the listen url' });
+      } finally { stream.close(); }
+    } finally { await app.close(); }
+  });
 });

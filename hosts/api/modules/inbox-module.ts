@@ -14,7 +14,7 @@ import { API } from '../tokens.ts';
 export function bindInboxModule(container: Container): void {
   container.bind(API.inboxStreams).toResolvedValue((database, storage, logger, config) => {
     const feed = database.pglite ? new PgliteInboxFeed(database.pglite)
-      : new PostgresInboxFeed(database.databaseUrl!, (error) => logger.warn({ err: error }, 'inbox listen connection lost'));
+      : new PostgresInboxFeed(config.databaseListenUrl ?? database.databaseUrl!, (error) => logger.warn({ err: error }, 'inbox listen connection lost'));
     return new InboxStreams(feed, () => storage.inbox, logger, { perSubscriber: config.inboxStreamsPerSubscriber, total: config.inboxStreamsMax });
   }, [INFRA.database, INFRA.storage, INFRA.logger, INFRA.config]).inSingletonScope();
   container.bind(API.routes).toResolvedValue((storage, secrets, clock, config, streams) => {
