@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -233,14 +233,26 @@ function billingConfig(e: v.InferOutput<typeof EnvSchema>, publicUrl: string): P
   };
 }
 
-/** Secrets generated once for the embedded default and kept (mode 0600) in the data directory. */
+/**
+ * Secrets generated once for the embedded default and kept (mode 0600) in the data directory. Several
+ * processes may start together on one data directory: the file is written whole under a temporary
+ * name and then hard-linked into place (atomic, and refused when another process got there first), so
+ * no process ever reads a half-written file.
+ */
 async function keptSecrets(dataDir: string): Promise<{ jwtSecret: string; encryptionKey: string }> {
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as { jwtSecret: string; encryptionKey: string };
-  await mkdir(dataDir, { recursive: true });
-  const secrets = { jwtSecret: randomBytes(48).toString('base64url'), encryptionKey: randomBytes(32).toString('hex') };
-  await writeFile(file, JSON.stringify(secrets), { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
+  if (!existsSync(file)) {
+    await mkdir(dataDir, { recursive: true });
+    const secrets = { jwtSecret: randomBytes(48).toString('base64url'), encryptionKey: randomBytes(32).toString('hex') };
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(temporary, JSON.stringify(secrets), { mode: 0o600, flag: 'wx' });
+    try {
+      await link(temporary, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await unlink(temporary);
+    }
+  }
   return JSON.parse(await readFile(file, 'utf8')) as { jwtSecret: string; encryptionKey: string };
 }

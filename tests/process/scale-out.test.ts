@@ -45,7 +45,9 @@ describe('process: two API and two worker processes on one PostgreSQL', function
     const base = {
       DATABASE_URL: database!.url, DATA_DIR: dir, PROVIDERS_FILE: providersFile, HOST: '127.0.0.1', LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '10', TRIAL_CREDIT_GHS: '100', FRAUD_NEW_TENANT_DAYS: '0', LOGIN_LIMIT_PER_EMAIL: '4', DATABASE_POOL_SIZE: '5',
-      PROVIDER_TIMEOUT_MS: '2000', // the delivery lease: 30 s (messaging-bindings.ts), so the killed worker's claims free sooner
+      // The delivery lease stays 30 s (messaging-bindings.ts), so the killed worker's claims free soon; 5 s covers the
+      // held answers of the surviving worker (hold, kill, the wait below) without timing them out.
+      PROVIDER_TIMEOUT_MS: '5000',
     };
     const ports = [await freePort(), await freePort()];
     try {
@@ -82,6 +84,10 @@ describe('process: two API and two worker processes on one PostgreSQL', function
       await new Promise((r) => setTimeout(r, 1_500));
       workers[0]!.child.kill('SIGKILL');
       await workers[0]!.exited;
+      // The child's exit event can reach this process before the vendor's sockets see the dead worker's
+      // connections close: released then, its held sends would be answered into sockets not yet marked
+      // destroyed and counted as confirmed (then sent again by the survivor). Let the close events land first.
+      await new Promise((r) => setTimeout(r, 500));
       vendor.release();
       const killedAt = Date.now();
       expect(vendor.state.accepted.size, 'killed mid-drain').to.be.below(MESSAGES);

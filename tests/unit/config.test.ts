@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -52,6 +53,21 @@ describe('configuration from the environment', () => {
     const file = path.join(dir, 'secrets.json');
     expect((await stat(file)).mode & 0o777).to.equal(0o600);
     expect(JSON.parse(await readFile(file, 'utf8'))).to.have.keys('jwtSecret', 'encryptionKey');
+  });
+
+  it('gives processes starting together on a new data directory the same secrets, never a half-written file', async function () {
+    this.timeout(60_000);
+    const script = `import { loadConfig } from ${JSON.stringify(new URL('../../hosts/config.ts', import.meta.url).href)};
+      const c = await loadConfig({ DATA_DIR: process.argv[1] }); console.log(c.jwtSecret + '/' + c.encryptionKey);`;
+    const start = (dir: string) => new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--input-type=module', '-e', script, dir], { timeout: 30_000 }, (error, stdout, stderr) => (error ? reject(new Error(stderr || String(error))) : resolve(stdout.trim())));
+    });
+    for (let round = 0; round < 2; round++) {
+      const dir = await tempDir();
+      const secrets = await Promise.all(Array.from({ length: 6 }, () => start(dir)));
+      expect(new Set(secrets).size).to.equal(1);
+      expect(await readdir(dir)).to.deep.equal(['secrets.json']); // no temporary file left behind
+    }
   });
 
   it('prefers explicit secrets over kept ones', async () => {
