@@ -3,7 +3,7 @@ import { parseInput } from '../../validation.ts';
 import { VENDOR_CHANNELS as CHANNELS } from '../../domain/channel.ts';
 import { DEFAULT_ROUTE, type ProviderConfig } from '../../domain/provider.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { ProviderRepository, ProviderWithCredentials } from '../../ports/provider-repository.ts';
+import type { PlatformProviderFields, ProviderRepository, ProviderWithCredentials } from '../../ports/provider-repository.ts';
 
 const country = v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^([A-Z]{2}|\*)$/, 'must be an ISO 3166 alpha-2 code or *'));
 
@@ -53,7 +53,7 @@ export class ConfigureProviders {
     for (const p of input.providers) {
       const fields = {
         name: p.name, vendor: p.vendor, channel: p.channel, priority: p.priority, active: p.active,
-        countries: [...new Set(p.countries.map((c) => c.toUpperCase()))], settings: p.settings,
+        countries: [...new Set(p.countries)], settings: p.settings,
       };
       const existing = current.get(p.name);
       // Unchanged: left alone, so a process starting with the same file does not make the running ones
@@ -65,10 +65,11 @@ export class ConfigureProviders {
   }
 }
 
-function unchanged(existing: ProviderWithCredentials, fields: Omit<ProviderConfig, 'id' | 'hasCredentials' | 'organizationId' | 'platformFallback' | 'createdAt' | 'updatedAt'>, credentials: Record<string, string> | null): boolean {
+/** The file's entry says what is stored already (countries in any order; credentials left out keep the stored ones). */
+function unchanged(existing: ProviderWithCredentials, fields: PlatformProviderFields, credentials: Record<string, string> | null): boolean {
   const c = existing.config;
   return c.vendor === fields.vendor && c.channel === fields.channel && c.priority === fields.priority && c.active === fields.active
-    && sameRecord(Object.fromEntries(c.countries.map((x) => [x, x])), Object.fromEntries(fields.countries.map((x) => [x, x])))
+    && [...c.countries].sort().join() === [...fields.countries].sort().join()
     && sameRecord(c.settings, fields.settings)
     && (credentials === null || (!existing.credentialsError && sameRecord(existing.credentials, credentials)));
 }
