@@ -7,6 +7,7 @@ import { createGzip } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Database } from './database.ts';
+import { MessageMonthCounts } from './month-counts.ts';
 
 /** How long each kind of record is kept (docs/operations.md, "Retention"); 0 keeps it forever. */
 export interface RetentionSettings {
@@ -42,6 +43,8 @@ export interface MaintenanceReport {
   deletedWebhookDeliveries: number;
   /** Rows parked in the DEFAULT partitions (ids that are no UUIDv7 of a covered month): should stay 0. */
   parkedInDefault: number;
+  /** Past months' `messages` partitions counted for the delivery-log list (migration 0042). */
+  counted: string[];
   /** False when another process held the maintenance lock (it is doing the work). */
   ran: boolean;
   /** Milliseconds spent in the drop (or detach) transactions, lock waits included. */
@@ -91,7 +94,7 @@ export class PostgresPartitionMaintenance {
   }
 
   async run(): Promise<MaintenanceReport> {
-    const report: MaintenanceReport = { created: [], dropped: [], archived: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0 };
+    const report: MaintenanceReport = { created: [], dropped: [], archived: [], counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0 };
     const locked = await this.#locked(async (em) => {
       report.created = await this.#createAhead(em);
       return true;
@@ -111,6 +114,7 @@ export class PostgresPartitionMaintenance {
             await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
             for (const [i, table] of family.tables.entries()) {
               if (!(await this.#exists(em, names[i]!))) continue;
+              await MessageMonthCounts.forget(em, [names[i]!]);
               await em.execute(`alter table ${table} detach partition ${names[i]}`);
               await em.execute('insert into detached_partitions (table_name, parent_table, month) values (?, ?, ?) on conflict do nothing', [names[i], table, isoDay(month)]);
             }
@@ -118,6 +122,7 @@ export class PostgresPartitionMaintenance {
         } else {
           const done = await this.#locked(async (em) => {
             await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+            await MessageMonthCounts.forget(em, names);
             for (const name of names) if (await this.#exists(em, name)) await em.execute(`drop table ${name}`);
             return true;
           });
@@ -129,6 +134,8 @@ export class PostgresPartitionMaintenance {
     report.archived = await this.#archiveDetached();
     report.deletedMessages = await this.#deleteShorterRetention(now);
     report.deletedWebhookDeliveries = await this.#purgeWebhookDeliveries(now);
+    // After the deletes (which would undo the counts of the months they touch); the current month is never counted.
+    report.counted = await new MessageMonthCounts(this.#database).countMonths((await this.#partitionMonths('messages')).filter((m) => m < monthStart(now)));
     report.parkedInDefault = await this.#parked();
     return report;
   }
