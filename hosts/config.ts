@@ -5,6 +5,9 @@ import path from 'node:path';
 import * as v from 'valibot';
 import type { TopUpLimits } from '../core/domain/payment.ts';
 import type { RetentionSettings } from '../adapters/postgres/partition-maintenance.ts';
+import type { ArchiveSettings } from '../adapters/archive/open-archive-target.ts';
+import { ARCHIVE_ENV, archiveConfig } from './archive-config.ts';
+import { intIn } from './env-values.ts';
 
 /**
  * Service configuration, read from environment variables and validated at start. Every variable is
@@ -69,15 +72,13 @@ export interface Config {
   sendWindows: boolean;
   /** VENDOR_BASE_URLS: vendor key -> base URL for organizations' own accounts (regional endpoints, local fakes); tenants cannot set one. */
   vendorBaseUrls: Record<string, string>;
-  /** Retention and partition upkeep (docs/operations.md): RETENTION_*, PARTITIONS_AHEAD_MONTHS, ARCHIVE_DIR. */
+  /** Retention and partition upkeep (docs/operations.md): RETENTION_*, PARTITIONS_AHEAD_MONTHS. */
   retention: RetentionSettings;
+  /** ARCHIVE_DIR or ARCHIVE_S3_*: where expired partitions are written before they are dropped; null drops them outright. */
+  archive: ArchiveSettings | null;
   /** PARTITION_MAINTENANCE_INTERVAL_MS: how often each worker runs partition upkeep and retention (one at a time across processes). */
   partitionMaintenanceMs: number;
 }
-
-const intIn = (min: number, max: number) => v.pipe(
-  v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number),
-  v.number(), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
 
 /** A GHS amount with at most two decimals, as a number. */
 const ghsAmount = v.pipe(v.string(), v.regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a GHS amount with at most two decimals'), v.transform(Number));
@@ -137,7 +138,7 @@ const EnvSchema = v.object({
   RETENTION_OUTBOUND_EVENTS_MONTHS: v.optional(intIn(0, 1200), '3'),
   RETENTION_WEBHOOK_DELIVERIES_DAYS: v.optional(intIn(0, 36_500), '30'),
   PARTITIONS_AHEAD_MONTHS: v.optional(intIn(1, 24), '3'),
-  ARCHIVE_DIR: v.optional(v.pipe(v.string(), v.minLength(1))),
+  ...ARCHIVE_ENV,
   PARTITION_MAINTENANCE_INTERVAL_MS: v.optional(intIn(1_000, 24 * 3600 * 1000), '3600000'),
 });
 
@@ -172,6 +173,8 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
   // Without PUBLIC_URL, links (checkout, reset emails, vendor callbacks) point at this process's own port.
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const billing = billingConfig(e, publicUrl);
+  const { archive, problems: archiveProblems } = archiveConfig(e, Object.keys(present));
+  if (archiveProblems.length > 0) throw new ConfigError(archiveProblems);
   return {
     ...billing,
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
@@ -192,8 +195,8 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     retention: {
       messagesMonths: e.RETENTION_MESSAGES_MONTHS, outboundEventsMonths: e.RETENTION_OUTBOUND_EVENTS_MONTHS,
       webhookDeliveriesDays: e.RETENTION_WEBHOOK_DELIVERIES_DAYS, monthsAhead: e.PARTITIONS_AHEAD_MONTHS,
-      archiveDir: e.ARCHIVE_DIR ? path.resolve(e.ARCHIVE_DIR) : null,
     },
+    archive,
     partitionMaintenanceMs: e.PARTITION_MAINTENANCE_INTERVAL_MS,
   };
 }

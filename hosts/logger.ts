@@ -7,6 +7,8 @@ export const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-gateway-signature"]',
   'headers.authorization', 'headers["x-api-key"]',
   'paystackSecretKey', '*.paystackSecretKey', 'req.headers["x-paystack-signature"]',
+  // The archive's S3 key: config.archive.s3.credentials.secretAccessKey, however deep a log puts the config.
+  'secretAccessKey', '*.secretAccessKey', '*.*.secretAccessKey', '*.*.*.secretAccessKey', '*.*.*.*.secretAccessKey',
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {

@@ -1,12 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { PassThrough } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Clock } from '../../core/ports/clock.ts';
+import type { ArchiveTarget } from '../archive/archive-target.ts';
 import type { Database } from './database.ts';
+import { PostgresDetachedPartitionArchiver } from './detached-partition-archiver.ts';
 import { MessageMonthCounts } from './month-counts.ts';
 
 /** How long each kind of record is kept (docs/operations.md, "Retention"); 0 keeps it forever. */
@@ -19,11 +15,9 @@ export interface RetentionSettings {
   webhookDeliveriesDays: number;
   /** Monthly partitions created ahead of the current month. */
   monthsAhead: number;
-  /** When set, expired partitions are detached and written there as gzip CSV before they are dropped. */
-  archiveDir: string | null;
 }
 
-export const DEFAULT_RETENTION: RetentionSettings = { messagesMonths: 13, outboundEventsMonths: 3, webhookDeliveriesDays: 30, monthsAhead: 3, archiveDir: null };
+export const DEFAULT_RETENTION: RetentionSettings = { messagesMonths: 13, outboundEventsMonths: 3, webhookDeliveriesDays: 30, monthsAhead: 3 };
 
 /** Tables partitioned together by month (migration 0040), children first: the order they are dropped in. */
 export const PARTITION_FAMILIES = [
@@ -36,8 +30,10 @@ export interface MaintenanceReport {
   created: string[];
   /** Partitions dropped without an archive. */
   dropped: string[];
-  /** Partitions detached, written to the archive directory and dropped: the file of each. */
+  /** Partitions detached, written to the archive and dropped: where each went (a file path, an `s3://` URL). */
   archived: string[];
+  /** An archive write that failed: that partition stays detached (not dropped) and a later run retries it. */
+  archiveFailure: { table: string; error: string } | null;
   /** Rows deleted for organizations whose retention is shorter than the platform's (messages, webhook deliveries). */
   deletedMessages: number;
   deletedWebhookDeliveries: number;
@@ -56,7 +52,6 @@ const DELETE_BATCH = 5_000;
 const MAX_BATCHES = 200; // per run and kind: a long backlog is worked off over several runs
 /** A drop or detach waits at most this long for the parent's lock (sends queue behind a waiting ACCESS EXCLUSIVE request). */
 const LOCK_TIMEOUT = '1s';
-const ARCHIVE_FETCH = 5_000;
 
 /** The first day (UTC) of the month `k` months after the month of `at`. */
 export function monthStart(at: Date, k = 0): Date {
@@ -72,12 +67,6 @@ export function uuidV7Floor(at: Date): string {
   return `${hex.slice(0, 8)}-${hex.slice(8)}`;
 }
 
-/** A CSV field as PostgreSQL's COPY ... (FORMAT csv) writes it: NULL unquoted and empty, text quoted when it must be. */
-function csvField(value: string | null): string {
-  if (value === null) return '';
-  return value === '' || /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /**
  * Partition upkeep and retention (docs/adr/0027-partitioned-logs-and-retention.md): creates monthly
  * partitions ahead, drops (or archives, then drops) the expired ones, deletes the rows of
@@ -89,12 +78,15 @@ export class PostgresPartitionMaintenance {
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #settings: RetentionSettings;
-  constructor(database: Database, clock: Clock, settings: RetentionSettings) {
+  readonly #archiver: PostgresDetachedPartitionArchiver | null;
+  /** `archive`: where expired partitions are written before they are dropped (ARCHIVE_DIR, ARCHIVE_S3_*); null drops them outright. */
+  constructor(database: Database, clock: Clock, settings: RetentionSettings, archive: ArchiveTarget | null = null) {
     this.#database = database; this.#clock = clock; this.#settings = settings;
+    this.#archiver = archive ? new PostgresDetachedPartitionArchiver(database, archive) : null;
   }
 
   async run(): Promise<MaintenanceReport> {
-    const report: MaintenanceReport = { created: [], dropped: [], archived: [], counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0 };
+    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0 };
     const locked = await this.#locked(async (em) => {
       report.created = await this.#createAhead(em);
       return true;
@@ -109,7 +101,7 @@ export class PostgresPartitionMaintenance {
       for (const month of (await this.#partitionMonths(family.root)).filter((m) => m < firstKept)) {
         const names = family.tables.map((t) => `${t}_p${monthKey(month)}`);
         const started = performance.now();
-        if (this.#settings.archiveDir) {
+        if (this.#archiver) {
           await this.#locked(async (em) => {
             await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
             for (const [i, table] of family.tables.entries()) {
@@ -131,7 +123,11 @@ export class PostgresPartitionMaintenance {
         report.dropMs += performance.now() - started;
       }
     }
-    report.archived = await this.#archiveDetached();
+    if (this.#archiver) {
+      const outcome = await this.#archiver.archiveAll();
+      report.archived = outcome.archived;
+      report.archiveFailure = outcome.failure;
+    }
     report.deletedMessages = await this.#deleteShorterRetention(now);
     report.deletedWebhookDeliveries = await this.#purgeWebhookDeliveries(now);
     // After the deletes (which would undo the counts of the months they touch); the current month is never counted.
@@ -175,59 +171,6 @@ export class PostgresPartitionMaintenance {
       `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ?::regclass order by 1`, [root]);
     return rows.map((r) => /_p(\d{4})(\d{2})$/.exec(r.name)).filter((m): m is RegExpExecArray => m !== null)
       .map((m) => new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
-  }
-
-  /** Writes each detached partition to ARCHIVE_DIR (`<table>.csv.gz`, with a header), then drops it. A claim keeps two processes off one table. */
-  async #archiveDetached(): Promise<string[]> {
-    const dir = this.#settings.archiveDir;
-    if (!dir) return [];
-    const files: string[] = [];
-    for (;;) {
-      const [claimed] = await this.#database.em().execute<{ table_name: string }[]>(
-        `update detached_partitions set claimed_until = now() + interval '1 hour'
-         where table_name = (select table_name from detached_partitions where claimed_until is null or claimed_until < now() order by month, table_name limit 1 for update skip locked)
-         returning table_name`);
-      if (!claimed) return files;
-      const table = claimed.table_name;
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${table}.csv.gz`);
-      await this.#writeCsv(table, file);
-      await this.#database.em().transactional(async (em) => {
-        await em.execute(`drop table if exists ${table}`);
-        await em.execute('delete from detached_partitions where table_name = ?', [table]);
-      });
-      files.push(file);
-    }
-  }
-
-  async #writeCsv(table: string, file: string): Promise<void> {
-    const columns = (await this.#database.em().execute<{ name: string }[]>(
-      `select attname as name from pg_attribute where attrelid = ?::regclass and attnum > 0 and not attisdropped order by attnum`, [table])).map((c) => c.name);
-    const out = new PassThrough();
-    const partial = `${file}.partial`;
-    const written = pipeline(out, createGzip(), createWriteStream(partial));
-    try {
-      out.write(`${columns.join(',')}\n`);
-      await this.#database.em().transactional(async (em) => {
-        await em.execute(`declare archive_rows no scroll cursor for select ${columns.map((c) => `"${c}"::text`).join(', ')} from ${table}`);
-        for (;;) {
-          const rows = await em.execute<Record<string, string | null>[]>(`fetch ${ARCHIVE_FETCH} from archive_rows`);
-          for (const row of rows) {
-            if (!out.write(`${columns.map((c) => csvField(row[c] ?? null)).join(',')}\n`)) await new Promise((r) => out.once('drain', r));
-          }
-          if (rows.length < ARCHIVE_FETCH) break;
-        }
-        await em.execute('close archive_rows');
-      });
-      out.end();
-      await written;
-      await rename(partial, file);
-    } catch (error) {
-      out.destroy();
-      await written.catch(() => undefined);
-      await rm(partial, { force: true });
-      throw error;
-    }
   }
 
   /**

@@ -36,6 +36,7 @@ import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
 import { campaignRunHandler } from './campaign-run-handler.ts';
 import { ReleaseScheduledMessages } from '../../core/use-cases/messaging/release-scheduled-messages.ts';
 import { PostgresPartitionMaintenance } from '../../adapters/postgres/partition-maintenance.ts';
+import { openArchiveTarget } from '../../adapters/archive/open-archive-target.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -129,12 +130,15 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     };
   }, [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]);
   container.bind(WORKER.tasks).toResolvedValue((database, clock): PeriodicTask => {
-    const maintenance = new PostgresPartitionMaintenance(database, clock, config.retention);
+    const maintenance = new PostgresPartitionMaintenance(database, clock, config.retention, openArchiveTarget(config.archive));
     return {
       name: 'partition-maintenance', everyMs: config.partitionMaintenanceMs, firstRunAfterMs: PARTITION_UPKEEP_AFTER_START_MS,
       async run() {
         const report = await maintenance.run();
         if (report.parkedInDefault > 0) logger.warn({ parked: report.parkedInDefault }, 'rows in a DEFAULT partition: ids outside every monthly partition (docs/operations.md)');
+        if (report.archiveFailure) {
+          logger.error({ archiveFailure: report.archiveFailure }, 'archive write failed: the partition stays detached and the next run retries it (docs/operations.md)');
+        }
         if (report.created.length + report.dropped.length + report.archived.length + report.deletedMessages + report.deletedWebhookDeliveries > 0) {
           logger.info({ ...report }, 'partition maintenance');
         }

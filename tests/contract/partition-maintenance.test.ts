@@ -6,32 +6,14 @@ import { expect } from 'chai';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { DEFAULT_RETENTION, PostgresPartitionMaintenance, type RetentionSettings } from '../../adapters/postgres/partition-maintenance.ts';
+import type { ArchiveTarget } from '../../adapters/archive/archive-target.ts';
+import { DirectoryArchiveTarget } from '../../adapters/archive/directory-archive-target.ts';
 import { dedicatedDatabase } from '../support/processes.ts';
 import { availableDatabaseKinds } from '../support/test-database.ts';
-import { v7At } from '../support/uuid-v7-at.ts';
+import { NOW, ago, clock, count, key, message } from '../support/partitioned-messages.ts';
 
-const NOW = new Date('2026-11-25T09:00:00Z');
-const clock = { now: () => NOW };
-const ago = (months: number, day = 10) => new Date(Date.UTC(NOW.getUTCFullYear(), NOW.getUTCMonth() - months, day, 12));
-const key = (d: Date) => `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
-
-const count = async (db: Database, sql: string, params: unknown[] = []) => Number(Object.values((await db.em().execute<Record<string, unknown>[]>(sql, params))[0]!)[0]);
 const stats = (db: Database) => db.em().execute(`select organization_id, day::text, status, sum(messages)::int as n, sum(cost)::int as cost
   from message_daily_stats group by 1, 2, 3 having sum(messages) <> 0 order by 1, 2, 3`);
-
-let seq = 0;
-/** One message of `org` at `at`, with an attempt and a status event, in the partitions of its month (created if missing). */
-async function message(db: Database, org: string, at: Date): Promise<string> {
-  const month = `${at.toISOString().slice(0, 7)}-01`;
-  for (const t of ['messages', 'message_attempts', 'message_status_events']) await db.em().execute('select nkra_create_month_partition(?, ?::date)', [t, month]);
-  const id = v7At(at, seq++);
-  await db.em().execute(`insert into messages (id, organization_id, internal_message_id, channel, recipient, body, status, cost, price, segments, is_sandbox, provider, created_at, updated_at)
-    values (?, ?, ?, 'SMS', '+233240000001', 'a "quoted", multi
-line body', 'SENT', 3, 3, 1, false, 'p1', ?, ?)`, [id, org, `msg_${id.replace(/-/g, '')}`, at, at]);
-  await db.em().execute(`insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, duration_ms, created_at) values (?, ?, 1, 'p1', 'ACCEPTED', false, 5, ?)`, [v7At(at, seq++), id, at]);
-  await db.em().execute(`insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at) values (?, ?, ?, 'SENT', 'delivery', '', ?)`, [v7At(at, seq++), id, org, at]);
-  return id;
-}
 
 describe('partition maintenance and retention (PostgresPartitionMaintenance)', function () {
   this.timeout(120_000);
@@ -39,7 +21,8 @@ describe('partition maintenance and retention (PostgresPartitionMaintenance)', f
     describe(kind, () => {
       let db: Database;
       let dedicated: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
-      const maintenance = (settings: Partial<RetentionSettings> = {}) => new PostgresPartitionMaintenance(db, clock, { ...DEFAULT_RETENTION, ...settings });
+      const maintenance = (settings: Partial<RetentionSettings> = {}, archive: ArchiveTarget | null = null) =>
+        new PostgresPartitionMaintenance(db, clock, { ...DEFAULT_RETENTION, ...settings }, archive);
       beforeEach(async function () {
         if (kind === 'postgres') {
           if (!(await availableDatabaseKinds()).includes('postgres')) this.skip();
@@ -87,7 +70,7 @@ describe('partition maintenance and retention (PostgresPartitionMaintenance)', f
         const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-archive-'));
         const old = await message(db, 'org-a', ago(15));
         const original = await db.em().execute<Record<string, unknown>[]>('select * from messages where id = ?', [old]);
-        const report = await maintenance({ messagesMonths: 13, archiveDir }).run();
+        const report = await maintenance({ messagesMonths: 13 }, new DirectoryArchiveTarget(archiveDir)).run();
         const name = `messages_p${key(ago(15))}`;
         expect(report.archived.map((f) => path.basename(f))).to.include.members([`${name}.csv.gz`, `message_attempts_p${key(ago(15))}.csv.gz`]);
         expect(await count(db, `select count(*) from pg_class where relname = ?`, [name])).to.equal(0);

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Counted months (docs/adr/0031-counted-months.md): the delivery-log list, its capped total and the
+ * Counted months (docs/adr/0032-counted-months.md): the delivery-log list, its capped total and the
  * export stop reading the past months' rows once those months are counted.
  *
  * - `message_month_counts` holds, per organization and counted month of `messages`, the rows of each
