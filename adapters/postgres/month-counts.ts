@@ -66,9 +66,9 @@ export class MessageMonthCounts {
           await em.execute(`create trigger ${table}_counted after insert or update or delete on ${table} for each row execute function nkra_uncount_month()`);
           await em.execute(`create trigger ${table}_counted_truncate after truncate on ${table} for each statement execute function nkra_uncount_month()`);
         }
-        await em.execute(`insert into message_counted_months (partition_name, month, lo, hi, counted)
-          values (?, ?::date, nkra_month_bound(?::date), nkra_month_bound((?::date + interval '1 month')::date), false)
-          on conflict (partition_name) do update set counted = false, counted_at = null`, [table, isoDay(month), isoDay(month), isoDay(month)]);
+        await em.execute(`insert into message_counted_months (partition_name, relid, month, lo, hi, counted)
+          values (?, ?::regclass::oid, ?::date, nkra_month_bound(?::date), nkra_month_bound((?::date + interval '1 month')::date), false)
+          on conflict (partition_name) do update set relid = excluded.relid, counted = false, counted_at = null`, [table, table, isoDay(month), isoDay(month), isoDay(month)]);
         return true;
       });
     } catch (error) {

@@ -138,6 +138,15 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
         await expectExact('org-a', 'after the drop');
       });
 
+      it('a month dropped or detached by hand (not by the upkeep) stops counting at once', async () => {
+        await upkeep();
+        await db.em().execute(`alter table messages detach partition ${partition(2)}`);
+        await expectExact('org-a', 'detached by hand');
+        await db.em().execute(`drop table ${partition(2)}`);
+        await db.em().execute(`drop table ${partition(3)}`);
+        await expectExact('org-a', 'dropped by hand');
+      });
+
       it('waits for a writer still open in a past month: that month is counted on a later run', async function () {
         if (kind === 'pglite') this.skip(); // one connection: no concurrent writer
         await upkeep(); // the months ahead exist (creating one would wait for the writer too), and the past months are counted

@@ -11,10 +11,11 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-/** A small fetch wrapper for HTTP tests: JSON in, parsed JSON (or text) out, 5 s timeout. */
+/** A small fetch wrapper for HTTP tests: JSON in, parsed JSON (or text) out, 5 s timeout unless told otherwise. */
 export class ApiClient {
   readonly baseUrl: string;
-  constructor(baseUrl: string) { this.baseUrl = baseUrl; }
+  readonly #timeoutMs: number;
+  constructor(baseUrl: string, timeoutMs = 5_000) { this.baseUrl = baseUrl; this.#timeoutMs = timeoutMs; }
 
   get<T = any>(path: string, auth: Credentials = {}, headers: Record<string, string> = {}) { return this.request<T>('GET', path, undefined, auth, headers); }
   post<T = any>(path: string, body?: unknown, auth: Credentials = {}, headers: Record<string, string> = {}) { return this.request<T>('POST', path, body, auth, headers); }
@@ -29,7 +30,7 @@ export class ApiClient {
     if (auth.organizationId) headers['x-organization-id'] = auth.organizationId;
     if (auth.apiKey) headers['x-api-key'] = auth.apiKey;
     const response = await fetch(`${this.baseUrl}${path}`, {
-      method, headers, body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body), signal: AbortSignal.timeout(5_000),
+      method, headers, body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body), signal: AbortSignal.timeout(this.#timeoutMs),
     });
     const text = await response.text();
     let parsed: unknown = text;

@@ -23,6 +23,7 @@ import type { Migration } from './migration.ts';
 const TABLES = [
   `create table message_counted_months (
     partition_name text primary key,
+    relid oid not null,
     month date not null,
     lo text not null,
     hi text not null,
@@ -63,7 +64,10 @@ language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off a
 begin
   select g.lo, g.hi, coalesce(c.n, 0), c.newest, g.first_month, g.last_month into run_lo, run_hi, counted, newest, first_month, last_month
   from (select min(m.lo) as lo, max(m.hi) as hi, min(m.month) as first_month, max(m.month) as last_month, count(*) as months
-        from message_counted_months m where m.counted) g
+        from message_counted_months m
+        -- Only marks of partitions still attached (a month dropped or detached by hand, without the upkeep, stops counting).
+        join pg_inherits i on i.inhrelid = m.relid and i.inhparent = 'messages'::regclass
+        where m.counted) g
   cross join lateral (select sum(c.messages) as n, max(c.newest_at) as newest from message_month_counts c
         where c.organization_id = org and c.status = coalesce(st, '*') and c.channel = coalesce(ch, '*')
           and c.month between g.first_month and g.last_month) c
