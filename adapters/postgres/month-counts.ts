@@ -85,8 +85,8 @@ export class MessageMonthCounts {
       await em.execute('set local statement_timeout = 0');
       await em.execute('delete from message_month_counts where month = ?::date', [isoDay(month)]);
       // Grouping sets: each (status, channel), and '*' rows summing over either or both (one row per month for any filter).
-      await em.execute(`insert into message_month_counts (organization_id, status, channel, month, messages, newest_at)
-        select organization_id, coalesce(status, '*'), coalesce(channel, '*'), ?::date, count(*), max(created_at) from ${table}
+      await em.execute(`insert into message_month_counts (organization_id, status, channel, month, messages, newest_at, oldest_at)
+        select organization_id, coalesce(status, '*'), coalesce(channel, '*'), ?::date, count(*), max(created_at), min(created_at) from ${table}
         group by grouping sets ((organization_id, status, channel), (organization_id, status), (organization_id, channel), (organization_id))`, [isoDay(month)]);
       const published = await em.execute<{ n: number }[]>(
         'update message_counted_months set counted = true, counted_at = now() where partition_name = ? and not counted returning 1 as n', [table]);

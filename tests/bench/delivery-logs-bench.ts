@@ -103,8 +103,13 @@ function percentile(sorted: readonly number[], p: number): number {
 
 interface Figure { scenario: string; p50: number; p95: number; max: number; detail: string }
 
+/** Enough runs for every pooled connection to have planned the scenario's statements (2 per run, 10 connections). */
+const WARM_UP_RUNS = 30;
+
 async function timeRuns(scenario: string, runs: number, run: (i: number) => Promise<string>): Promise<Figure> {
-  for (let i = 0; i < 3; i++) await run(i); // warm-up: connections, plans, cache
+  // Warm-up: each of the pool's 10 connections plans each statement (and PL/pgSQL function branch) once, on first
+  // use, as a long-running process's connections have long done; 3 warm-up runs left most connections cold.
+  for (let i = 0; i < WARM_UP_RUNS; i++) await run(i);
   const times: number[] = [];
   let detail = '';
   for (let i = 0; i < runs; i++) {
@@ -174,7 +179,7 @@ async function comparePartitioned(): Promise<void> {
       console.log(rows[rows.length - 1]);
     }
     const [load] = os.loadavg();
-    console.log(`\nNode ${process.version}, ${os.cpus().length} CPUs, load average ${load?.toFixed(1)}; ${RUNS} runs per list scenario (3 warm-ups), alternating databases per scenario; ${new Date().toISOString()}`);
+    console.log(`\nNode ${process.version}, ${os.cpus().length} CPUs, load average ${load?.toFixed(1)}; ${RUNS} runs per list scenario (${WARM_UP_RUNS} warm-ups), alternating databases per scenario; ${new Date().toISOString()}`);
     console.log('| scenario | 1M p50 ms | 1M p95 ms | 10M partitioned p50 ms | 10M partitioned p95 ms | p95 ratio | 10M result |');
     console.log('|---|---:|---:|---:|---:|---:|---|');
     for (const r of rows) console.log(r);
@@ -261,7 +266,7 @@ async function report(database: Database, lists: readonly Figure[], exports: rea
   console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), PostgreSQL ${pg?.version} `
     + `(shared_buffers ${pg?.buffers}) on the same machine; messages table with indexes ${pg?.size}; ${new Date().toISOString()}`);
   console.log(`${MAIN_ROWS.toLocaleString('en')} logs in the measured organization, ${(2 * OTHER_ROWS).toLocaleString('en')} in two others; `
-    + `${RUNS} timed runs per list scenario after 3 warm-ups, ${exports.length > 0 ? Math.max(5, Math.floor(RUNS / 5)) : 0} per export`);
+    + `${RUNS} timed runs per list scenario after ${WARM_UP_RUNS} warm-ups, ${exports.length > 0 ? Math.max(5, Math.floor(RUNS / 5)) : 0} per export`);
   console.log('');
   console.log('| scenario | p50 ms | p95 ms | max ms | last result |');
   console.log('|---|---:|---:|---:|---|');

@@ -61,7 +61,7 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
         for (const f of FILTERS) {
           const w = where(org, f);
           const ids = (await db.em().execute<{ id: string }[]>(`select id from messages where ${w.sql} order by created_at desc, id desc`, w.params)).map((r) => r.id);
-          for (const [offset, limit] of [[0, 20], [0, 100], [15, 20], [130, 20], [150, 100], [590, 20], [700, 20], [1_200, 20]] as const) {
+          for (const [offset, limit] of [[0, 20], [0, 100], [15, 20], [130, 20], [150, 100], [230, 100], [290, 20], [330, 20], [590, 20], [620, 100], [700, 20], [1_200, 20], [1_230, 20], [1_250, 20]] as const) {
             const page = await repo().list(org, f, offset, limit, 10_000);
             expect(page.items.map((m) => m.id), `${label} ${JSON.stringify(f)} offset ${offset} limit ${limit}`).to.deep.equal(ids.slice(offset, offset + limit));
             expect(page.total, `${label} total ${JSON.stringify(f)}`).to.equal(ids.length);

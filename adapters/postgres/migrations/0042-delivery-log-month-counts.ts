@@ -39,6 +39,7 @@ const TABLES = [
     month date not null,
     messages bigint not null,
     newest_at timestamptz not null,
+    oldest_at timestamptz not null,
     primary key (organization_id, status, channel, month)
   )`,
   'create index message_month_counts_month on message_month_counts (month)',
@@ -117,8 +118,11 @@ const IDS = (f: string, bound: string, limit: string, offset = '') => `select a.
  *
  * When the newer logs run short inside the page, the rest comes from the newest counted months that
  * hold enough rows of the filter (pruned by id), and is kept only if its oldest row is newer than every
- * counted row of the months left out. Otherwise, and for pages that start past the newer logs, the page
- * is read over every partition, as in migration 0041.
+ * counted row of the months left out. A page that starts past the newer logs is found from the counts:
+ * the months before it are skipped whole, and it is read from the month (or months) it falls in, pruned
+ * by id, when the counted months follow one another in time and no uncounted log is as old as the newest
+ * counted one. A page past the last log is answered empty without reading a row. Otherwise the page is
+ * read over every partition, as in migration 0041.
  */
 const PAGE = `create or replace function nkra_delivery_log_page(org text, st text, ch text, lim integer, skip integer)
 returns setof messages language plpgsql stable ${SETTINGS} as $$
@@ -133,6 +137,9 @@ declare
   ids text[];
   oldest timestamptz;
   found_rows bigint;
+  rest bigint;
+  walked integer := 0;
+  previous timestamptz;
 begin
   select * into run from nkra_counted_run(org, st, ch);
   if run.newest is null then
@@ -150,7 +157,41 @@ ${branches((f) => `return query ${DEFERRED(IDS(f, NEWER, 'lim', ' offset skip'))
   get diagnostics n = row_count;
   if n >= lim then return; end if;
   if n = 0 then
-    -- The page starts past the newer logs: read it over every partition.
+    -- The page starts past the newer logs. When no uncounted log is as old as the newest counted one, and the
+    -- counted months follow one another in time, the page is found month by month from their counts.
+${branches((f) => `select count(*) into n from messages a where a.organization_id = org${f}${NEWER}`, '    ')}
+${branches((f) => `select count(*) into found_rows from (select 1 from messages a where a.organization_id = org${f}
+        and a.created_at <= run.newest${OUTSIDE_RUN} limit 1) s`, '    ')}
+    if found_rows = 0 then
+      rest := skip - n;
+      if rest >= run.counted then return; end if; -- past the last log
+      need := lim;
+      ids := '{}';
+      for r in select c.messages, c.newest_at, c.oldest_at, m.lo, m.hi from message_month_counts c
+          join message_counted_months m on m.month = c.month and m.counted
+          where c.organization_id = org and c.status = coalesce(st, '*') and c.channel = coalesce(ch, '*')
+            and c.month between run.first_month and run.last_month order by c.month desc loop
+        exit when previous is not null and r.newest_at >= previous; -- months overlapping in time: not in order
+        previous := r.oldest_at;
+        walked := walked + 1;
+        if rest >= r.messages then
+          rest := rest - r.messages;
+          continue;
+        end if;
+${branches((f) => `ids := ids || coalesce((select array_agg(k.id order by k.created_at desc, k.id desc) from (select a.id, a.created_at from messages a
+            where a.organization_id = org${f} and a.id >= r.lo and a.id < r.hi order by a.created_at desc, a.id desc limit need offset rest) k), '{}')`, '        ')}
+        need := lim - cardinality(ids);
+        rest := 0;
+        exit when need <= 0;
+      end loop;
+      if need <= 0 or walked = (select count(*) from message_month_counts c
+          where c.organization_id = org and c.status = coalesce(st, '*') and c.channel = coalesce(ch, '*')
+            and c.month between run.first_month and run.last_month) then
+        return query select m.* from unnest(ids) with ordinality u(id, i)
+          cross join lateral (select * from messages x where x.id = u.id and x.organization_id = org limit 1) m order by u.i;
+        return;
+      end if;
+    end if;
 ${branches((f) => `return query ${DEFERRED(IDS(f, '', 'lim', ' offset skip'))}`, '    ')}
     return;
   end if;
