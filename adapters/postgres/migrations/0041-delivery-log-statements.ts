@@ -19,19 +19,21 @@ import type { Migration } from './migration.ts';
  * One branch per filter combination, so each plan keeps the (organization_id[, status][, channel],
  * created_at desc, id desc) index that serves it.
  */
-const SETTINGS = `set plan_cache_mode = force_generic_plan set jit = off set enable_sort = off set enable_seqscan = off
+/** The functions' own settings (also used by migration 0042). */
+export const SETTINGS = `set plan_cache_mode = force_generic_plan set jit = off set enable_sort = off set enable_seqscan = off
   set max_parallel_workers_per_gather = 0`;
 
 /** The four filter combinations: the condition each adds, on the alias `a`. */
-const FILTERS: ReadonlyArray<[string, string]> = [
+export const FILTERS: ReadonlyArray<[string, string]> = [
   ['st is null and ch is null', ''],
   ['ch is null', ' and a.status = st'],
   ['st is null', ' and a.channel = ch'],
   ['', ' and a.status = st and a.channel = ch'], // else
 ];
 
-const branches = (statement: (filter: string) => string) =>
-  FILTERS.map(([test, filter], i) => `  ${i === 0 ? 'if' : i === FILTERS.length - 1 ? 'else' : 'elsif'}${i === FILTERS.length - 1 ? '' : ` ${test} then`}\n    ${statement(filter)};`).join('\n') + '\n  end if;';
+/** One static branch per filter combination, at `indent` (the if/elsif/else/end if lines). */
+export const branches = (statement: (filter: string) => string, indent = '  ') =>
+  FILTERS.map(([test, filter], i) => `${indent}${i === 0 ? 'if' : i === FILTERS.length - 1 ? 'else' : 'elsif'}${i === FILTERS.length - 1 ? '' : ` ${test} then`}\n${indent}  ${statement(filter)};`).join('\n') + `\n${indent}end if;`;
 
 /**
  * A page by offset. The rows to skip are counted on the index alone (the ids of the page, an

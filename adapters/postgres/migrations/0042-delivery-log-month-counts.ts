@@ -1,4 +1,5 @@
 import type { Migration } from './migration.ts';
+import { SETTINGS, branches } from './0041-delivery-log-statements.ts';
 
 /**
  * Counted months (docs/adr/0032-counted-months.md): the delivery-log list, its capped total and the
@@ -76,20 +77,6 @@ begin
     + date_part('month', g.last_month) - date_part('month', g.first_month) + 1;
   counted := coalesce(counted, 0);
 end $$`;
-
-const SETTINGS = `set plan_cache_mode = force_generic_plan set jit = off set enable_sort = off set enable_seqscan = off
-  set max_parallel_workers_per_gather = 0`;
-
-/** The four filter combinations (as in migration 0041): the condition each adds, on the alias `a`. */
-const FILTERS: ReadonlyArray<[string, string]> = [
-  ['st is null and ch is null', ''],
-  ['ch is null', ' and a.status = st'],
-  ['st is null', ' and a.channel = ch'],
-  ['', ' and a.status = st and a.channel = ch'], // else
-];
-
-const branches = (statement: (filter: string) => string, indent = '  ') =>
-  FILTERS.map(([test, filter], i) => `${indent}${i === 0 ? 'if' : i === FILTERS.length - 1 ? 'else' : 'elsif'}${i === FILTERS.length - 1 ? '' : ` ${test} then`}\n${indent}  ${statement(filter)};`).join('\n') + `\n${indent}end if;`;
 
 /** Rows outside the counted run: their ids are at or above the run or below it (pruned to those partitions at run time). */
 const OUTSIDE_RUN = ' and (a.id >= run.run_hi or a.id < run.run_lo)';
