@@ -49,6 +49,8 @@ export interface Config {
   /** PROVIDER_CIRCUIT_COOLDOWN_MS: how long an open circuit stays open before its half-open trial (docs/failover.md). */
   providerCircuitCooldownMs: number;
   databasePoolSize: number;
+  /** DATABASE_PREPARED_STATEMENTS: false for a transaction-mode pooler that cannot route named prepared statements (PgBouncer < 1.21). */
+  databasePreparedStatements: boolean;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: webhook URLs may point at private addresses (development and tests only). */
   webhookAllowPrivateAddresses: boolean;
   /** Billing (docs/billing.md): the payment gateway, top-up limits in pesewas, the low-balance alert threshold in pesewas (0: off). */
@@ -115,6 +117,7 @@ const EnvSchema = v.object({
   PROVIDER_TIMEOUT_MS: v.optional(intIn(100, 120_000), '10000'),
   PROVIDER_CIRCUIT_COOLDOWN_MS: v.optional(intIn(1_000, 600_000), '30000'),
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
+  DATABASE_PREPARED_STATEMENTS: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'true'),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'paystack', 'none'], 'must be sandbox, paystack or none')),
   PAYSTACK_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^sk_(test|live)_\S+$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'))),
@@ -186,7 +189,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
-    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databaseListenUrl: e.DATABASE_LISTEN_URL, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE,
+    providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databaseListenUrl: e.DATABASE_LISTEN_URL, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE, databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     importMaxBytes: e.IMPORT_MAX_BYTES,
     ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',

@@ -28,7 +28,7 @@ export interface InfrastructureOptions {
 
 export async function openInfrastructure(config: Config, logger: Logger, options: InfrastructureOptions): Promise<Infrastructure> {
   const pgliteDir = options.pgliteDir === undefined ? path.join(config.dataDir, 'pglite') : options.pgliteDir;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir ?? undefined, poolSize: config.databasePoolSize });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir ?? undefined, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
   const applied = await migrate(database);
   await seedPricingRules(database, new UuidV7IdGenerator());
   const providers = new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), new UuidV7IdGenerator());

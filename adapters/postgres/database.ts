@@ -17,6 +17,12 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Milliseconds before a statement is cancelled (PostgreSQL). */
   statementTimeoutMs?: number;
+  /**
+   * Named prepared statements for `sqlRows(..., { prepare: true })` (default true). False behind a
+   * transaction-mode pooler that cannot route them (PgBouncer before 1.21): every statement is then
+   * sent unnamed, parsed and planned on each call.
+   */
+  preparedStatements?: boolean;
 }
 
 /** An open database: the ORM, and on the embedded default the PGlite instance pg-boss shares. */
@@ -40,7 +46,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionTimeoutMillis: 5_000,
         statement_timeout: options.statementTimeoutMs ?? 15_000,
         idle_in_transaction_session_timeout: 60_000,
-        onPoolCreated: preparePooledStatements,
+        onPoolCreated: options.preparedStatements === false ? undefined : preparePooledStatements,
       },
       allowGlobalContext: false,
     });

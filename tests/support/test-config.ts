@@ -7,7 +7,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: undefined, metricsToken: undefined, workerMetricsPort: undefined, logLevel: 'silent', bodyLimitBytes: 1024 * 1024,
     publicUrl: 'http://localhost:3000', shutdownTimeoutMs: 2_000, workerConcurrency: 5,
     loginLimitPerEmail: 10, loginLimitPerIp: 1000, adminEmail: undefined, adminPassword: undefined,
-    fraudRecipientPerHour: 20, fraudNewTenantDays: 7, fraudNewTenantPerHour: 200, deliveryMaxAttempts: 6, providersFile: undefined, providerTimeoutMs: 2_000, databaseListenUrl: undefined, providerCircuitCooldownMs: 30_000, databasePoolSize: 10,
+    fraudRecipientPerHour: 20, fraudNewTenantDays: 7, fraudNewTenantPerHour: 200, deliveryMaxAttempts: 6, providersFile: undefined, providerTimeoutMs: 2_000, databaseListenUrl: undefined, providerCircuitCooldownMs: 30_000, databasePoolSize: 10, databasePreparedStatements: true,
     passwordResetTtlMinutes: 30, passwordResetLimitPerEmail: 5, passwordResetLimitPerIp: 1000,
     webhookAllowPrivateAddresses: true,
     paymentGateway: 'sandbox', paystackSecretKey: undefined, paystackBaseUrl: 'https://api.paystack.co', paymentGatewayTimeoutMs: 2_000,

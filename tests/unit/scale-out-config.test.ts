@@ -21,6 +21,12 @@ describe('configuration: several processes (docs/operations.md)', () => {
     const config = await loadConfig({ DATA_DIR: await dataDir() });
     expect(config.databaseListenUrl).to.equal(undefined);
     expect(config.providerCircuitCooldownMs).to.equal(30_000);
+    expect(config.databasePreparedStatements).to.equal(true);
+  });
+
+  it('turns named prepared statements off for a pooler that cannot route them (DATABASE_PREPARED_STATEMENTS=false), and refuses other values', async () => {
+    expect((await loadConfig({ DATA_DIR: await dataDir(), DATABASE_PREPARED_STATEMENTS: 'false' })).databasePreparedStatements).to.equal(false);
+    expect(await problemsOf({ DATABASE_PREPARED_STATEMENTS: 'no' })).to.match(/DATABASE_PREPARED_STATEMENTS: must be true or false/);
   });
 
   it('reads DATABASE_LISTEN_URL and PROVIDER_CIRCUIT_COOLDOWN_MS', async () => {
