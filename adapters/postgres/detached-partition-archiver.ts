@@ -40,7 +40,7 @@ export class PostgresDetachedPartitionArchiver {
     for (;;) {
       const [claimed] = await this.#database.em().execute<{ table_name: string }[]>(
         `update detached_partitions set claimed_until = now() + ${CLAIM}
-         where table_name = (select table_name from detached_partitions where claimed_until is null or claimed_until < now() order by month, table_name limit 1 for update skip locked)
+         where table_name = (select table_name from detached_partitions where not drop_only and (claimed_until is null or claimed_until < now()) order by month, table_name limit 1 for update skip locked)
          returning table_name`);
       if (!claimed) return { archived, failure: null };
       const table = claimed.table_name;

@@ -43,8 +43,10 @@ export interface MaintenanceReport {
   counted: string[];
   /** False when another process held the maintenance lock (it is doing the work). */
   ran: boolean;
-  /** Milliseconds spent in the drop (or detach) transactions, lock waits included. */
+  /** Milliseconds spent in the transactions that detach expired months (under the parent's lock), lock waits included. */
   dropMs: number;
+  /** Milliseconds spent dropping detached tables without an archive: their files removed, under no lock a send waits on. */
+  unlinkMs: number;
 }
 
 const LOCK_ID = 7_346_212; // constant, arbitrary: one process maintains partitions at a time
@@ -86,7 +88,7 @@ export class PostgresPartitionMaintenance {
   }
 
   async run(): Promise<MaintenanceReport> {
-    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0 };
+    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0, unlinkMs: 0 };
     const locked = await this.#locked(async (em) => {
       report.created = await this.#createAhead(em);
       return true;
@@ -101,28 +103,25 @@ export class PostgresPartitionMaintenance {
       for (const month of (await this.#partitionMonths(family.root)).filter((m) => m < firstKept)) {
         const names = family.tables.map((t) => `${t}_p${monthKey(month)}`);
         const started = performance.now();
-        if (this.#archiver) {
-          await this.#locked(async (em) => {
-            await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
-            for (const [i, table] of family.tables.entries()) {
-              if (!(await this.#exists(em, names[i]!))) continue;
-              await MessageMonthCounts.forget(em, [names[i]!]);
-              await em.execute(`alter table ${table} detach partition ${names[i]}`);
-              await em.execute('insert into detached_partitions (table_name, parent_table, month) values (?, ?, ?) on conflict do nothing', [names[i], table, isoDay(month)]);
-            }
-          });
-        } else {
-          const done = await this.#locked(async (em) => {
-            await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
-            await MessageMonthCounts.forget(em, names);
-            for (const name of names) if (await this.#exists(em, name)) await em.execute(`drop table ${name}`);
-            return true;
-          });
-          if (done) report.dropped.push(...names);
-        }
+        // Detached first, in one short transaction under the parent's lock (a catalog change); without an
+        // archive the detached tables are dropped next, so removing their files holds no lock a send waits on.
+        const dropOnly = !this.#archiver;
+        const detached = await this.#locked(async (em) => {
+          await em.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+          await MessageMonthCounts.forget(em, names);
+          for (const [i, table] of family.tables.entries()) {
+            if (!(await this.#exists(em, names[i]!))) continue;
+            await em.execute(`alter table ${table} detach partition ${names[i]}`);
+            await em.execute('insert into detached_partitions (table_name, parent_table, month, drop_only) values (?, ?, ?, ?) on conflict do nothing',
+              [names[i], table, isoDay(month), dropOnly]);
+          }
+          return true;
+        });
         report.dropMs += performance.now() - started;
+        if (detached && dropOnly) report.dropped.push(...names);
       }
     }
+    report.unlinkMs = await this.#dropDetached();
     if (this.#archiver) {
       const outcome = await this.#archiver.archiveAll();
       report.archived = outcome.archived;
@@ -134,6 +133,19 @@ export class PostgresPartitionMaintenance {
     report.counted = await new MessageMonthCounts(this.#database).countMonths((await this.#partitionMonths('messages')).filter((m) => m < monthStart(now)));
     report.parkedInDefault = await this.#parked();
     return report;
+  }
+
+  /** Drops the tables detached for dropping (`drop_only`), this run's and any a stopped process left. */
+  async #dropDetached(): Promise<number> {
+    const started = performance.now();
+    const rows = await this.#database.em().execute<{ table_name: string }[]>('select table_name from detached_partitions where drop_only order by month, table_name');
+    for (const { table_name: table } of rows) {
+      await this.#locked(async (em) => {
+        await em.execute(`drop table if exists ${table}`);
+        await em.execute('delete from detached_partitions where table_name = ?', [table]);
+      });
+    }
+    return performance.now() - started;
   }
 
   /** Runs `work` in a transaction holding the maintenance lock; undefined when another process holds it. */

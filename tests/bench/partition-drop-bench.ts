@@ -11,7 +11,8 @@ import { openBenchDatabase, writeMonths } from './partitioned-dataset.ts';
  * the send load of bench:send runs (its live-async phase: live API key + idempotency key, 50 connections,
  * against the service as `npm start` runs it). Two windows of the same length: a reference without the
  * drop, then one with the retention run (PostgresPartitionMaintenance, RETENTION_MESSAGES_MONTHS=13)
- * starting 5 s into the measured window. Targets: the drop < 1 s; no send refused or failed, and
+ * starting 5 s into the measured window. The month is detached in one transaction (the part that holds
+ * the parent's lock), then its detached tables are dropped. Targets: the detach transaction < 1 s; no send refused or failed, and
  * the window's throughput >= 90 % of the reference's.
  * Database `bench_scale_drop` on DATABASE_URL's server. --duration=15 --connections=50.
  */
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     console.log('second window: sends, and the retention run 5 s in ...');
     const maintenance = new PostgresPartitionMaintenance(db, new SystemClock(), { ...DEFAULT_RETENTION, messagesMonths: 13, outboundEventsMonths: 0, webhookDeliveriesDays: 0 });
     let dropMs = NaN;
+    let unlinkMs = NaN;
     let runMs = NaN;
     let dropped: string[] = [];
     const dropping = (async () => {
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
       const report = await maintenance.run();
       runMs = performance.now() - started;
       dropMs = report.dropMs;
+      unlinkMs = report.unlinkMs;
       dropped = report.dropped;
     })();
     const during = await generate(load(3_000_000), s, service);
@@ -69,7 +72,8 @@ async function main(): Promise<void> {
     const row = (name: string, w: typeof reference) => `| ${name} | ${Math.round(w.load.requestsPerSecond).toLocaleString('en')} | ${w.load.latencyMs.p50.toFixed(1)} | ${w.load.latencyMs.p99.toFixed(1)} | ${w.load.latencyMs.max.toFixed(1)} | ${w.load.non2xx + w.load.errors} |`;
     console.log('');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}; ${s.connections} connections, ${s.durationSeconds} s windows; ${new Date().toISOString()}`);
-    console.log(`drop of ${Number(rows?.n).toLocaleString('en')} logs (${dropped.join(', ')}, one transaction, lock wait included): ${dropMs.toFixed(0)} ms (target < 1,000 ms); `
+    console.log(`drop of ${Number(rows?.n).toLocaleString('en')} logs (${dropped.join(', ')}): detached in one transaction under the parent's lock, lock wait included, ${dropMs.toFixed(0)} ms (target < 1,000 ms); `
+      + `then the detached tables dropped (their files removed, no lock a send waits on) in ${unlinkMs.toFixed(0)} ms; `
       + `whole retention run (partitions ahead checked, overrides, webhook purge, DEFAULT count): ${runMs.toFixed(0)} ms`);
     console.log('| window | sends/s | p50 ms | p99 ms | max ms | refused or failed |');
     console.log('|---|---:|---:|---:|---:|---:|');

@@ -66,6 +66,21 @@ describe('partition maintenance and retention (PostgresPartitionMaintenance)', f
         expect((await maintenance({ messagesMonths: 0 }).run()).dropped).to.deep.equal([]);
       });
 
+      it('detaches an expired month in its own transaction, then drops the detached tables; a run that stopped between the two is finished by the next', async () => {
+        await message(db, 'org-a', ago(14));
+        const report = await maintenance({ messagesMonths: 13 }).run();
+        expect(report.dropped).to.include(`messages_p${key(ago(14))}`);
+        expect(await count(db, 'select count(*) from detached_partitions')).to.equal(0);
+        expect(await count(db, 'select count(*) from pg_class where relname = ?', [`messages_p${key(ago(14))}`])).to.equal(0);
+        // A process stopped after the detach: the table and its drop_only row are left behind.
+        await db.em().execute('create table messages_p201901 (like messages)');
+        await db.em().execute(`insert into detached_partitions (table_name, parent_table, month, drop_only) values ('messages_p201901', 'messages', '2019-01-01', true)`);
+        const next = await maintenance({ messagesMonths: 13 }, new DirectoryArchiveTarget(await mkdtemp(path.join(os.tmpdir(), 'nkra-archive-')))).run();
+        expect(next.archived, 'a table detached for dropping is never archived').to.deep.equal([]);
+        expect(await count(db, 'select count(*) from pg_class where relname = ?', ['messages_p201901'])).to.equal(0);
+        expect(await count(db, 'select count(*) from detached_partitions')).to.equal(0);
+      });
+
       it('with ARCHIVE_DIR, writes each expired partition as gzip CSV before dropping it, and the file restores', async () => {
         const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-archive-'));
         const old = await message(db, 'org-a', ago(15));

@@ -25,6 +25,7 @@ import { inboundConversations } from './0035-inbound-conversations.ts';
 import { partitionedLogs } from './0040-partitioned-logs.ts';
 import { deliveryLogStatements } from './0041-delivery-log-statements.ts';
 import { deliveryLogMonthCounts } from './0042-delivery-log-month-counts.ts';
+import { detachBeforeDrop } from './0043-detach-before-drop.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop];
