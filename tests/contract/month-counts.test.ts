@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import type { Database } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { MikroOrmMessageRepository } from '../../adapters/postgres/mikro-orm-message-repository.ts';
 import { DEFAULT_RETENTION, PostgresPartitionMaintenance, type RetentionSettings } from '../../adapters/postgres/partition-maintenance.ts';
 import type { DeliveryLogFilter } from '../../core/ports/message-repository.ts';
-import { dedicatedDatabase } from '../support/processes.ts';
-import { availableDatabaseKinds } from '../support/test-database.ts';
+import { scratchDatabase, type ScratchDatabase } from '../support/processes.ts';
 import { v7At } from '../support/uuid-v7-at.ts';
 
 /**
@@ -50,7 +49,7 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
   for (const kind of ['pglite', 'postgres'] as const) {
     describe(kind, () => {
       let db: Database;
-      let dedicated: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
+      let scratch: ScratchDatabase | null = null;
       const upkeep = (settings: Partial<RetentionSettings> = {}) => new PostgresPartitionMaintenance(db, clock, { ...DEFAULT_RETENTION, ...settings }).run();
       const repo = () => new MikroOrmMessageRepository(db.em().fork());
       const counted = async () => (await db.em().execute<{ partition_name: string }[]>(
@@ -74,13 +73,9 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
       }
 
       beforeEach(async function () {
-        if (kind === 'postgres') {
-          if (!(await availableDatabaseKinds()).includes('postgres')) this.skip();
-          dedicated = await dedicatedDatabase(`nkra_month_counts_${process.pid}`);
-          db = await openDatabase({ databaseUrl: dedicated!.url, poolSize: 4 });
-        } else {
-          db = await openDatabase({});
-        }
+        scratch = await scratchDatabase(kind, 'nkra_month_counts');
+        if (!scratch) this.skip();
+        db = scratch.db;
         await migrate(db);
         await db.em().execute(`insert into organizations (id, name, timezone, default_language, created_at, updated_at) values
           ('org-a', 'A', 'UTC', 'en', now(), now()), ('org-b', 'B', 'UTC', 'en', now(), now())`);
@@ -88,8 +83,8 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
         await seed(db, 'org-b', 12, 3);
       });
       afterEach(async () => {
-        await db?.close();
-        await dedicated?.drop();
+        await scratch?.close();
+        scratch = null;
       });
 
       it('counts the past months (not the current one), and every page, total and export stays what the rows say', async () => {

@@ -3,13 +3,12 @@ import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { S3ArchiveTarget } from '../../adapters/archive/s3-archive-target.ts';
-import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import type { Database } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { DEFAULT_RETENTION, PostgresPartitionMaintenance } from '../../adapters/postgres/partition-maintenance.ts';
 import { startFakeS3, type FakeS3 } from '../support/fake-vendors/fake-s3.ts';
 import { ago, clock, count, key, manyMessages, message } from '../support/partitioned-messages.ts';
-import { dedicatedDatabase } from '../support/processes.ts';
-import { availableDatabaseKinds } from '../support/test-database.ts';
+import { scratchDatabase, type ScratchDatabase } from '../support/processes.ts';
 
 const MONTH = key(ago(15));
 const FAMILY = [`message_attempts_p${MONTH}`, `message_status_events_p${MONTH}`, `messages_p${MONTH}`];
@@ -20,7 +19,7 @@ describe('retention with an S3-compatible archive (PostgresPartitionMaintenance 
   for (const kind of ['pglite', 'postgres'] as const) {
     describe(kind, () => {
       let db: Database;
-      let dedicated: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
+      let scratch: ScratchDatabase | null = null;
       let fake: FakeS3;
       const targets: S3ArchiveTarget[] = [];
       const s3 = (secretAccessKey = fake.secretAccessKey) => {
@@ -36,13 +35,9 @@ describe('retention with an S3-compatible archive (PostgresPartitionMaintenance 
       const csvOf = (name: string) => gunzipSync(fake.objects.get(`nkra-archive/${name}.csv.gz`)!.body).toString('utf8');
 
       beforeEach(async function () {
-        if (kind === 'postgres') {
-          if (!(await availableDatabaseKinds()).includes('postgres')) this.skip();
-          dedicated = await dedicatedDatabase(`nkra_partition_archive_s3_${process.pid}`);
-          db = await openDatabase({ databaseUrl: dedicated!.url, poolSize: 4 });
-        } else {
-          db = await openDatabase({});
-        }
+        scratch = await scratchDatabase(kind, 'nkra_partition_archive_s3');
+        if (!scratch) this.skip();
+        db = scratch.db;
         await migrate(db);
         await db.em().execute(`insert into organizations (id, name, timezone, default_language, created_at, updated_at) values ('org-a', 'A', 'UTC', 'en', now(), now())`);
         fake = await startFakeS3();
@@ -50,8 +45,8 @@ describe('retention with an S3-compatible archive (PostgresPartitionMaintenance 
       afterEach(async () => {
         targets.splice(0).forEach((t) => t.close());
         await fake?.close();
-        await db?.close();
-        await dedicated?.drop();
+        await scratch?.close();
+        scratch = null;
       });
 
       it('uploads an expired month under the prefix as gzip CSV with every row, then drops it; the object restores', async () => {

@@ -3,13 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import type { Database } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { DEFAULT_RETENTION, PostgresPartitionMaintenance, type RetentionSettings } from '../../adapters/postgres/partition-maintenance.ts';
 import type { ArchiveTarget } from '../../adapters/archive/archive-target.ts';
 import { DirectoryArchiveTarget } from '../../adapters/archive/directory-archive-target.ts';
-import { dedicatedDatabase } from '../support/processes.ts';
-import { availableDatabaseKinds } from '../support/test-database.ts';
+import { scratchDatabase, type ScratchDatabase } from '../support/processes.ts';
 import { NOW, ago, clock, count, key, message } from '../support/partitioned-messages.ts';
 
 const stats = (db: Database) => db.em().execute(`select organization_id, day::text, status, sum(messages)::int as n, sum(cost)::int as cost
@@ -20,24 +19,20 @@ describe('partition maintenance and retention (PostgresPartitionMaintenance)', f
   for (const kind of ['pglite', 'postgres'] as const) {
     describe(kind, () => {
       let db: Database;
-      let dedicated: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
+      let scratch: ScratchDatabase | null = null;
       const maintenance = (settings: Partial<RetentionSettings> = {}, archive: ArchiveTarget | null = null) =>
         new PostgresPartitionMaintenance(db, clock, { ...DEFAULT_RETENTION, ...settings }, archive);
       beforeEach(async function () {
-        if (kind === 'postgres') {
-          if (!(await availableDatabaseKinds()).includes('postgres')) this.skip();
-          dedicated = await dedicatedDatabase(`nkra_partition_maintenance_${process.pid}`);
-          db = await openDatabase({ databaseUrl: dedicated!.url, poolSize: 4 });
-        } else {
-          db = await openDatabase({});
-        }
+        scratch = await scratchDatabase(kind, 'nkra_partition_maintenance');
+        if (!scratch) this.skip();
+        db = scratch.db;
         await migrate(db);
         await db.em().execute(`insert into organizations (id, name, timezone, default_language, created_at, updated_at) values
           ('org-a', 'A', 'UTC', 'en', now(), now()), ('org-short', 'S', 'UTC', 'en', now(), now())`);
       });
       afterEach(async () => {
-        await db?.close();
-        await dedicated?.drop();
+        await scratch?.close();
+        scratch = null;
       });
 
       it('creates the months ahead for every partitioned table, once, even when two processes run it at once', async () => {

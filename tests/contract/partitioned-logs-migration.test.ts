@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
+import type { Database } from '../../adapters/postgres/database.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { MIGRATIONS } from '../../adapters/postgres/migrations/index.ts';
-import { dedicatedDatabase } from '../support/processes.ts';
-import { availableDatabaseKinds } from '../support/test-database.ts';
+import { scratchDatabase, type ScratchDatabase } from '../support/processes.ts';
 import { v7At } from '../support/uuid-v7-at.ts';
 
 const CONVERSION = '0040-partitioned-logs';
@@ -56,20 +55,16 @@ describe('migration 0040: monthly partitions from the live schema, every row kep
   for (const kind of ['pglite', 'postgres'] as const) {
     describe(kind, () => {
       let db: Database;
-      let dedicated: Awaited<ReturnType<typeof dedicatedDatabase>> = null;
+      let scratch: ScratchDatabase | null = null;
       beforeEach(async function () {
-        if (kind === 'postgres') {
-          if (!(await availableDatabaseKinds()).includes('postgres')) this.skip();
-          dedicated = await dedicatedDatabase(`nkra_partition_migration_${process.pid}`);
-          db = await openDatabase({ databaseUrl: dedicated!.url, poolSize: 2 });
-        } else {
-          db = await openDatabase({});
-        }
+        scratch = await scratchDatabase(kind, 'nkra_partition_migration', 2);
+        if (!scratch) this.skip();
+        db = scratch.db;
         await populate(db);
       });
       afterEach(async () => {
-        await db?.close();
-        await dedicated?.drop();
+        await scratch?.close();
+        scratch = null;
       });
 
       it('converts messages, attempts, status events and outbound events; rows, roll-ups and index names are unchanged', async () => {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
-import { testDatabaseUrl } from './test-database.ts';
+import { availableDatabaseKinds, testDatabaseUrl } from './test-database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -62,4 +62,20 @@ export async function dedicatedDatabase(name: string): Promise<{ url: string; dr
       await admin.close();
     },
   };
+}
+
+/** An empty database to migrate or fill: in-memory PGlite, or a dedicated PostgreSQL database `name`. */
+export interface ScratchDatabase { db: Database; close(): Promise<void> }
+
+/** A scratch database of `kind`, or null when that kind is not available here (no PostgreSQL). */
+export async function scratchDatabase(kind: 'pglite' | 'postgres', name: string, poolSize = 4): Promise<ScratchDatabase | null> {
+  if (kind === 'pglite') {
+    const db = await openDatabase({});
+    return { db, close: () => db.close() };
+  }
+  if (!(await availableDatabaseKinds()).includes('postgres')) return null;
+  const dedicated = await dedicatedDatabase(`${name}_${process.pid}`);
+  if (!dedicated) return null;
+  const db = await openDatabase({ databaseUrl: dedicated.url, poolSize });
+  return { db, close: async () => { await db.close(); await dedicated.drop(); } };
 }
