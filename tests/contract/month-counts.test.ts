@@ -8,9 +8,11 @@ import { scratchDatabase, type ScratchDatabase } from '../support/processes.ts';
 import { v7At } from '../support/uuid-v7-at.ts';
 
 /**
- * Counted months (migration 0042, docs/adr/0032-counted-months.md): once the upkeep has counted the past
- * months, every delivery-log read (page, capped total, export chunks) must answer exactly what a plain
- * query over the rows answers, whatever the filter, the depth, and whatever was written since.
+ * Counted months (migrations 0042 and 0044, docs/adr/0032-counted-months.md): once the upkeep has counted
+ * the past months, every delivery-log read (page, capped total, export chunks) must answer exactly what a
+ * plain query over the rows answers, whatever the filter, the depth, and whatever was written since.
+ * The offsets and limits reach each way a page is read: among the newer logs alone, straddling them and
+ * the counted months (shallow and deeper), from the counts of a sparse filter, and by the month walk.
  */
 const NOW = new Date('2026-11-25T09:00:00Z');
 const clock = { now: () => NOW };
@@ -60,7 +62,7 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
         for (const f of FILTERS) {
           const w = where(org, f);
           const ids = (await db.em().execute<{ id: string }[]>(`select id from messages where ${w.sql} order by created_at desc, id desc`, w.params)).map((r) => r.id);
-          for (const [offset, limit] of [[0, 20], [0, 100], [15, 20], [130, 20], [150, 100], [230, 100], [290, 20], [330, 20], [590, 20], [620, 100], [700, 20], [1_200, 20], [1_230, 20], [1_250, 20]] as const) {
+          for (const [offset, limit] of [[0, 20], [0, 100], [15, 20], [30, 100], [130, 20], [150, 100], [230, 100], [290, 20], [330, 20], [590, 20], [620, 100], [700, 20], [1_200, 20], [1_230, 20], [1_250, 20]] as const) {
             const page = await repo().list(org, f, offset, limit, 10_000);
             expect(page.items.map((m) => m.id), `${label} ${JSON.stringify(f)} offset ${offset} limit ${limit}`).to.deep.equal(ids.slice(offset, offset + limit));
             expect(page.total, `${label} total ${JSON.stringify(f)}`).to.equal(ids.length);
@@ -78,9 +80,10 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
         db = scratch.db;
         await migrate(db);
         await db.em().execute(`insert into organizations (id, name, timezone, default_language, created_at, updated_at) values
-          ('org-a', 'A', 'UTC', 'en', now(), now()), ('org-b', 'B', 'UTC', 'en', now(), now())`);
+          ('org-a', 'A', 'UTC', 'en', now(), now()), ('org-b', 'B', 'UTC', 'en', now(), now()), ('org-c', 'C', 'UTC', 'en', now(), now())`);
         await seed(db, 'org-a', 300, 40);
         await seed(db, 'org-b', 12, 3);
+        await seed(db, 'org-c', 100, 300); // a growing organization: this month already holds more than the counted ones
       });
       afterEach(async () => {
         await scratch?.close();
@@ -97,6 +100,7 @@ describe('counted months: delivery-log reads stay exact (migration 0042)', funct
         expect(Number(row?.n)).to.equal(300);
         await expectExact('org-a', 'counted');
         await expectExact('org-b', 'counted, other organization');
+        await expectExact('org-c', 'counted, a growing organization');
         expect((await upkeep()).counted, 'a second run has nothing to count').to.deep.equal([]);
       });
 

@@ -79,21 +79,21 @@ begin
 end $$`;
 
 /** Rows outside the counted run: their ids are at or above the run or below it (pruned to those partitions at run time). */
-const OUTSIDE_RUN = ' and (a.id >= run.run_hi or a.id < run.run_lo)';
+export const OUTSIDE_RUN = ' and (a.id >= run.run_hi or a.id < run.run_lo)';
 
 /** Rows newer than every counted row of the filter: a prefix of the list's order, which the counted months' indexes end at once. */
-const NEWER = ' and a.created_at > run.newest';
+export const NEWER = ' and a.created_at > run.newest';
 
 /** Pages this shallow read their rows straight from the index scan (no rows skipped, so no deferred join). */
-const DIRECT = 100;
+export const DIRECT = 100;
 /** A page at most this deep is read with the counted months pruned away: a per-row id check, cheaper than opening them on a short read. */
-const SHALLOW = 1_000;
+export const SHALLOW = 1_000;
 
-/** A page among `rows` by offset: the ids by the index alone, then each row by primary key. */
-const DEFERRED = (rows: string) => `select m.* from (${rows}) k
-      cross join lateral (select * from messages x where x.id = k.id and x.organization_id = org limit 1) m
+/** A page among `rows` by offset: the ids by the index alone, then each row by primary key (`lookup`: a further condition on `x`). */
+export const DEFERRED = (rows: string, lookup = '') => `select m.* from (${rows}) k
+      cross join lateral (select * from messages x where x.id = k.id and x.organization_id = org${lookup} limit 1) m
       order by k.created_at desc, k.id desc`;
-const IDS = (f: string, bound: string, limit: string, offset = '') => `select a.id, a.created_at from messages a where a.organization_id = org${f}${bound}
+export const IDS = (f: string, bound: string, limit: string, offset = '') => `select a.id, a.created_at from messages a where a.organization_id = org${f}${bound}
       order by a.created_at desc, a.id desc limit ${limit}${offset}`;
 
 /**

@@ -26,6 +26,7 @@ import { partitionedLogs } from './0040-partitioned-logs.ts';
 import { deliveryLogStatements } from './0041-delivery-log-statements.ts';
 import { deliveryLogMonthCounts } from './0042-delivery-log-month-counts.ts';
 import { detachBeforeDrop } from './0043-detach-before-drop.ts';
+import { sparseDeliveryLogPages } from './0044-sparse-delivery-log-pages.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages];
