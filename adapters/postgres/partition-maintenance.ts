@@ -34,6 +34,12 @@ export interface MaintenanceReport {
   archived: string[];
   /** An archive write that failed: that partition stays detached (not dropped) and a later run retries it. */
   archiveFailure: { table: string; error: string } | null;
+  /**
+   * Partitions detached for an archive while no archive target is configured any more (ARCHIVE_DIR or
+   * ARCHIVE_S3_* removed since): they stay detached, with their rows, until a target is set again or
+   * an operator marks them to be dropped (docs/operations.md).
+   */
+  awaitingArchive: string[];
   /** Rows deleted for organizations whose retention is shorter than the platform's (messages, webhook deliveries). */
   deletedMessages: number;
   deletedWebhookDeliveries: number;
@@ -88,7 +94,7 @@ export class PostgresPartitionMaintenance {
   }
 
   async run(): Promise<MaintenanceReport> {
-    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0, unlinkMs: 0 };
+    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, awaitingArchive: [], counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0, unlinkMs: 0 };
     const locked = await this.#locked(async (em) => {
       report.created = await this.#createAhead(em);
       return true;
@@ -126,6 +132,9 @@ export class PostgresPartitionMaintenance {
       const outcome = await this.#archiver.archiveAll();
       report.archived = outcome.archived;
       report.archiveFailure = outcome.failure;
+    } else {
+      report.awaitingArchive = (await this.#database.em().execute<{ table_name: string }[]>(
+        'select table_name from detached_partitions where not drop_only order by month, table_name limit 100')).map((r) => r.table_name);
     }
     report.deletedMessages = await this.#deleteShorterRetention(now);
     report.deletedWebhookDeliveries = await this.#purgeWebhookDeliveries(now);

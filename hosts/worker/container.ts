@@ -139,6 +139,10 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
         if (report.archiveFailure) {
           logger.error({ archiveFailure: report.archiveFailure }, 'archive write failed: the partition stays detached and the next run retries it (docs/operations.md)');
         }
+        if (report.awaitingArchive.length > 0) {
+          logger.warn({ awaitingArchive: report.awaitingArchive },
+            'partitions detached for an archive, but no archive target is configured: they stay detached until ARCHIVE_DIR or ARCHIVE_S3_BUCKET is set again, or they are marked drop_only (docs/operations.md)');
+        }
         if (report.created.length + report.dropped.length + report.archived.length + report.deletedMessages + report.deletedWebhookDeliveries > 0) {
           logger.info({ ...report }, 'partition maintenance');
         }

@@ -76,6 +76,24 @@ describe('partition maintenance and retention (PostgresPartitionMaintenance)', f
         expect(await count(db, 'select count(*) from detached_partitions')).to.equal(0);
       });
 
+      it('reports partitions left detached for an archive once no archive target is configured, and drops them once marked drop_only', async () => {
+        await message(db, 'org-a', ago(15));
+        const down: ArchiveTarget = { write: async (_name, body) => { body.destroy(); throw new Error('store down'); }, read: async () => null, list: async () => [] };
+        const failed = await maintenance({ messagesMonths: 13 }, down).run();
+        expect(failed.archiveFailure).to.not.equal(null);
+        const name = `messages_p${key(ago(15))}`;
+        // The archive target removed from the configuration: nothing is dropped, and the run says what waits.
+        const unconfigured = await maintenance({ messagesMonths: 13 }).run();
+        expect(unconfigured.awaitingArchive).to.include(name);
+        expect(unconfigured.dropped).to.not.include(name);
+        expect(await count(db, 'select count(*) from pg_class where relname = ?', [name])).to.equal(1);
+        // The way out of docs/operations.md when the archive is not wanted any more.
+        await db.em().execute('update detached_partitions set drop_only = true where not drop_only');
+        const next = await maintenance({ messagesMonths: 13 }).run();
+        expect(next.awaitingArchive).to.deep.equal([]);
+        expect(await count(db, 'select count(*) from pg_class where relname = ?', [name])).to.equal(0);
+      });
+
       it('with ARCHIVE_DIR, writes each expired partition as gzip CSV before dropping it, and the file restores', async () => {
         const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'nkra-archive-'));
         const old = await message(db, 'org-a', ago(15));
