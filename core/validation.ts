@@ -4,7 +4,7 @@ import { AppError, type ValidationDetails } from './errors.ts';
 /**
  * Parses untrusted input with a valibot schema. Unknown keys are dropped by `v.object` (never
  * mass-assigned); failures become VALIDATION_ERROR with `{ fieldErrors, formErrors }` keyed by the
- * top-level field name.
+ * top-level field name; an error inside a nested field starts with its path (`windows[3].opensAt: ...`).
  */
 export function parseInput<const TSchema extends v.GenericSchema>(schema: TSchema, input: unknown): v.InferOutput<TSchema> {
   if (Array.isArray(input)) {
@@ -22,6 +22,11 @@ export function validationError(issues: readonly v.BaseIssue<unknown>[]): AppErr
   return new AppError('VALIDATION_ERROR', message, { ...details });
 }
 
+/** An issue's place: 'windows[3].opensAt'. */
+function pathOf(path: NonNullable<v.BaseIssue<unknown>['path']>): string {
+  return path.map((item, i) => (typeof item.key === 'number' ? `[${item.key}]` : `${i === 0 ? '' : '.'}${String(item.key)}`)).join('');
+}
+
 export function toValidationDetails(issues: readonly v.BaseIssue<unknown>[]): ValidationDetails {
   const fieldErrors: Record<string, string[]> = {};
   const formErrors: string[] = [];
@@ -29,8 +34,10 @@ export function toValidationDetails(issues: readonly v.BaseIssue<unknown>[]): Va
     const key = issue.path?.[0]?.key;
     if (typeof key === 'string' || typeof key === 'number') {
       // A missing key reads "Invalid key: Expected ..." in valibot; say it plainly.
-      const missing = issue.input === undefined && issue.path?.length === 1 && issue.message.startsWith('Invalid key');
-      (fieldErrors[String(key)] ??= []).push(missing ? 'is required' : issue.message);
+      const missing = issue.input === undefined && issue.message.startsWith('Invalid key');
+      const message = missing ? 'is required' : issue.message;
+      // Inside a nested field, name the item: "windows[3].opensAt: must be a time HH:MM".
+      (fieldErrors[String(key)] ??= []).push(issue.path!.length > 1 ? `${pathOf(issue.path!)}: ${message}` : message);
     } else {
       formErrors.push(issue.message);
     }

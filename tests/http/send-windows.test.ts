@@ -108,6 +108,11 @@ describe('HTTP: send windows and quiet hours (SEND_WINDOWS=on)', function () {
     expect(reversed.body.error.details.fieldErrors).to.have.property('windows[0].closesAt');
     const exempt = await app.api.put('/admin/send-windows', { windows: [{ country: 'GH', category: 'OTP', days: [1], opensAt: '08:00', closesAt: '09:00' }] }, { token: ops.token });
     expect(exempt.status).to.equal(400);
+    // A schema error inside the list names the row and the field, not just `windows`.
+    const badRow = await app.api.put('/admin/send-windows', { windows: [original[0], { country: 'GH', category: 'ALERT', days: [1], opensAt: '8am' }] }, { token: ops.token });
+    expect(badRow.status).to.equal(400);
+    expect(badRow.body.error.details.fieldErrors.windows).to.include.members(['windows[1].opensAt: must be a time HH:MM', 'windows[1].closesAt: is required']);
+    expect(badRow.body.error.message).to.equal('windows: windows[1].opensAt: must be a time HH:MM');
     const twice = await app.api.put('/admin/send-windows', { windows: [...original, original[0]] }, { token: ops.token });
     expect(twice.status).to.equal(400);
     try {
