@@ -22,9 +22,11 @@ export function validationError(issues: readonly v.BaseIssue<unknown>[]): AppErr
   return new AppError('VALIDATION_ERROR', message, { ...details });
 }
 
-/** An issue's place: 'windows[3].opensAt'. */
-function pathOf(path: NonNullable<v.BaseIssue<unknown>['path']>): string {
-  return path.map((item, i) => (typeof item.key === 'number' ? `[${item.key}]` : `${i === 0 ? '' : '.'}${String(item.key)}`)).join('');
+/** Where an issue is, after `prefix`: 'windows[3].opensAt', or with prefix 'rules', 'rules.all[1].op'. */
+export function issuePath(issue: v.BaseIssue<unknown>, prefix = ''): string {
+  let out = prefix;
+  for (const item of issue.path ?? []) out += typeof item.key === 'number' ? `[${item.key}]` : `${out === '' ? '' : '.'}${String(item.key)}`;
+  return out;
 }
 
 export function toValidationDetails(issues: readonly v.BaseIssue<unknown>[]): ValidationDetails {
@@ -37,7 +39,7 @@ export function toValidationDetails(issues: readonly v.BaseIssue<unknown>[]): Va
       const missing = issue.input === undefined && issue.message.startsWith('Invalid key');
       const message = missing ? 'is required' : issue.message;
       // Inside a nested field, name the item: "windows[3].opensAt: must be a time HH:MM".
-      (fieldErrors[String(key)] ??= []).push(issue.path!.length > 1 ? `${pathOf(issue.path!)}: ${message}` : message);
+      (fieldErrors[String(key)] ??= []).push(issue.path!.length > 1 ? `${issuePath(issue)}: ${message}` : message);
     } else {
       formErrors.push(issue.message);
     }

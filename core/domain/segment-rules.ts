@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AppError } from '../errors.ts';
+import { issuePath } from '../validation.ts';
 import { ATTRIBUTE_NAME, type Contact } from './contact.ts';
 import { normalizePhone } from './phone.ts';
 
@@ -62,13 +63,6 @@ const ruleSchema: v.GenericSchema<unknown, SegmentRule> = v.lazy((input) => {
   return v.pipe(v.unknown(), v.check(() => false, 'must be a group ({ "all": [...] } or { "any": [...] }) or a condition ({ "field", "op", "value" })')) as v.GenericSchema<unknown, SegmentRule>;
 });
 
-/** Where an issue is: 'rules.all[1].op'. */
-function pathOf(prefix: string, issue: v.BaseIssue<unknown>): string {
-  let out = prefix;
-  for (const item of issue.path ?? []) out += typeof item.key === 'number' ? `[${item.key}]` : `.${String(item.key)}`;
-  return out;
-}
-
 /**
  * Parses an untrusted rule. Errors are VALIDATION_ERROR with `details.fieldErrors[field]` listing
  * "path: message" and `details.path` the first bad rule path (e.g. "rules.all[1].value").
@@ -77,8 +71,8 @@ function pathOf(prefix: string, issue: v.BaseIssue<unknown>): string {
 export function parseSegmentRule(raw: unknown, field = 'rules'): SegmentRule {
   const result = v.safeParse(ruleSchema, expandShorthand(raw, field));
   if (!result.success) {
-    const messages = result.issues.map((issue) => `${pathOf(field, issue)}: ${issue.message}`);
-    throw ruleError(field, pathOf(field, result.issues[0]!), messages);
+    const messages = result.issues.map((issue) => `${issuePath(issue, field)}: ${issue.message}`);
+    throw ruleError(field, issuePath(result.issues[0]!, field), messages);
   }
   let conditions = 0;
   const walk = (rule: SegmentRule, depth: number, path: string): SegmentRule => {
