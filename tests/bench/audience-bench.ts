@@ -125,7 +125,7 @@ const scope = { organizationId: sender.organizationId, userId: null };
 const campaign = await new CreateCampaign({ storage, ids, clock }).execute(scope, { name: 'Bench', channel: 'SMS', templateId });
 const t1 = performance.now();
 await new SendCampaign({ storage, clock, pricing: container.get(MESSAGING.pricing), fraud: container.get(MESSAGING.fraudLimits) }).execute(scope, campaign.id);
-const ran = await new RunCampaign({ storage, clock, ids, pricing: container.get(MESSAGING.pricing), fraud: container.get(MESSAGING.fraudLimits) })
+const ran = await new RunCampaign({ storage, clock, ids, pricing: container.get(MESSAGING.pricing), fraud: container.get(MESSAGING.fraudLimits), timing: container.get(MESSAGING.sendTiming) })
   .execute({ campaignId: campaign.id, organizationId: sender.organizationId });
 const tFanout = performance.now() - t1;
 const counts = await storage.campaigns.counts(sender.organizationId, campaign.id);

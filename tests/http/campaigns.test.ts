@@ -38,7 +38,7 @@ describe('HTTP: /campaigns (approval gate, estimate, send, fan-out, completion)'
   }
   function runner(storage: Storage = app.container.get(INFRA.storage)) {
     const c = app.container;
-    return new RunCampaign({ storage, pricing: c.get(MESSAGING.pricing), clock: c.get(INFRA.clock), ids: c.get(INFRA.ids), fraud: c.get(MESSAGING.fraudLimits), batchSize: 5, completionPollSeconds: 1 });
+    return new RunCampaign({ storage, pricing: c.get(MESSAGING.pricing), clock: c.get(INFRA.clock), ids: c.get(INFRA.ids), fraud: c.get(MESSAGING.fraudLimits), timing: c.get(MESSAGING.sendTiming), batchSize: 5, completionPollSeconds: 1 });
   }
   async function template(body: string) {
     const res = await app.api.post('/templates', { name: 'T', channel: 'SMS', body, category: 'TRANSACTIONAL' }, owner.auth);

@@ -157,6 +157,30 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect(p.core.storage.state.outboundEvents.filter((e) => e.kind === 'campaign.completed')).to.have.length(1);
   });
 
+  it('holds a campaign fanned out after 19:00 GH time to the next morning, polling every minute, unless SEND_WINDOWS is off', async () => {
+    p.core.clock.set(new Date('2026-11-26T19:13:00.000Z')); // a Thursday evening in Accra: the marketing window has closed
+    await contacts(3);
+    const job = async (timing: { enforceWindows: boolean }) => {
+      const created = await campaign('Weekend sale');
+      await new SendCampaign(deps()).execute(scope(), created.id);
+      p.core.storage.jobs.take(QUEUES.campaignRun);
+      const runner = new RunCampaign({ ...deps(), fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, timing });
+      const data = { campaignId: created.id, organizationId: p.organizationId };
+      expect(await runner.execute(data)).to.include({ fanOutDone: true, status: 'SENDING' });
+      return { created, runner, data, polls: p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => j.startAfterSeconds) };
+    };
+    const held = await job({ enforceWindows: true });
+    expect(await p.core.storage.campaigns.counts(p.organizationId, held.created.id)).to.include({ recipients: 3, scheduled: 3, queued: 0 });
+    expect((await p.core.storage.messages.list(p.organizationId, {}, 0, 10)).items.map((m) => m.scheduledAt?.toISOString())).to.deep.equal(Array(3).fill('2026-11-27T08:00:00.000Z'));
+    expect(held.polls).to.deep.equal([60]);
+    expect(await held.runner.execute(held.data)).to.include({ status: 'SENDING' });
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => j.startAfterSeconds)).to.deep.equal([60]);
+
+    const off = await job({ enforceWindows: false });
+    expect(await p.core.storage.campaigns.counts(p.organizationId, off.created.id)).to.include({ recipients: 3, scheduled: 0, queued: 3 });
+    expect(off.polls).to.deep.equal([5]);
+  });
+
   it('continues a long fan-out in a new job after its batch budget', async () => {
     await contacts(7);
     const created = await campaign('Weekend sale');
