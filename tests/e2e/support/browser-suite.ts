@@ -10,7 +10,8 @@ export interface BrowserSuite { server: E2eServer; browser: Browser }
  * installed), builds the dashboard when asked, starts the server and the browser once, closes both.
  * The returned object is filled in by the `before` hook.
  */
-export function useBrowserSuite(options: { dashboard?: boolean; startTimeoutMs?: number } = {}): BrowserSuite {
+/** `env`: more settings for the server (startE2eServer). */
+export function useBrowserSuite(options: { dashboard?: boolean; startTimeoutMs?: number; env?: Record<string, string> } = {}): BrowserSuite {
   const suite = {} as BrowserSuite;
   before(async function () {
     if (!chromiumAvailable()) {
@@ -19,7 +20,7 @@ export function useBrowserSuite(options: { dashboard?: boolean; startTimeoutMs?:
     }
     this.timeout(options.startTimeoutMs ?? 240_000);
     if (options.dashboard) ensureDashboardBuilt();
-    suite.server = await startE2eServer();
+    suite.server = await startE2eServer(options.env);
     suite.browser = await launchBrowser();
   });
   after(async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
+import { Link } from '../router.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Select, Time, ghs, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Campaign = Record<string, unknown> & { id: string; name: string };
@@ -108,8 +109,14 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
       {total > 0 && (
         <>
           <Progress label="Processed" value={Math.min(done, total)} max={total} />
-          <p className="hint">{['recipients', 'queued', 'sent', 'delivered', 'failed', 'rejected', 'skipped'].filter((k) => stats[k] !== undefined).map((k) => `${k} ${n(k)}`).join(' · ')}</p>
+          <p className="hint">{['recipients', 'queued', 'scheduled', 'sent', 'delivered', 'failed', 'rejected', 'skipped'].filter((k) => stats[k] !== undefined).map((k) => `${k} ${n(k)}`).join(' · ')}</p>
         </>
+      )}
+      {status === 'SENDING' && n('scheduled') > 0 && (
+        <p className="hint" data-testid="campaign-held">
+          {n('scheduled')} {n('scheduled') === 1 ? 'message waits' : 'messages wait'} for the send window of the recipient’s country (the hours marketing may reach it)
+          or your quiet hours. {n('scheduled') === 1 ? 'It goes' : 'They go'} out when it opens, already paid for: see <Link to="/app/scheduled">Scheduled messages</Link>.
+        </p>
       )}
       {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
       {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined ? `, ${str(estimate['segments'])} SMS segments` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
