@@ -3,7 +3,7 @@ import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { registerTenant } from '../support/tenants.ts';
-import { newPage, screenshot } from './support/browser.ts';
+import { newPage, openFromMenu, pollFor, screenshot, signIn } from './support/browser.ts';
 import { useBrowserSuite } from './support/browser-suite.ts';
 import { ADMIN } from './support/e2e-server.ts';
 
@@ -24,7 +24,7 @@ describe('E2E: provider metrics and health history in a real browser', function 
     const key = (await api.post('/api-keys', { name: 'Live', isSandbox: false }, tenant.auth)).body.data.key as string;
     for (const to of ['0241234567', '0241234568', '0241234569']) expect((await api.post('/messages/send', { channel: 'SMS', to, body: 'Your order is ready' }, { apiKey: key })).status).to.equal(201);
     const admin = (await api.post('/auth/login', { email: ADMIN.email, password: ADMIN.password })).body.data.token as string;
-    const outboxSms = await until(async () => {
+    const outboxSms = await pollFor('the provider metrics', async () => {
       const metrics = (await api.get('/admin/provider-metrics', { token: admin })).body.data;
       const row = metrics.providers.find((p: { name: string }) => p.name === 'outbox-sms');
       return row && row.attempts >= 3 ? row as { id: string } : null;
@@ -38,12 +38,8 @@ describe('E2E: provider metrics and health history in a real browser', function 
 
     const { page, context, errors } = await newPage(suite.browser, suite.server.url);
     try {
-      await page.goto('/sign-in');
-      await page.getByLabel('Email').fill(ADMIN.email);
-      await page.getByLabel('Password').fill(ADMIN.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('link', { name: 'Provider metrics' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Provider metrics' }).waitFor();
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await openFromMenu(page, 'Provider metrics');
       const row = page.getByTestId('provider-metrics').getByRole('row', { name: /outbox-sms/ });
       await row.waitFor();
       expect(await row.getByRole('cell').first().textContent()).to.match(/^[3-9]/);
@@ -65,13 +61,3 @@ describe('E2E: provider metrics and health history in a real browser', function 
   });
 });
 
-/** Polls `probe` every 200 ms until it answers a value (at most 15 s). */
-async function until<T>(probe: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting for the provider metrics');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { INFRA } from '../../hosts/tokens.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { registerTenant } from '../support/tenants.ts';
-import { newPage, screenshot } from './support/browser.ts';
+import { newPage, openFromMenu, pollFor, screenshot, signIn } from './support/browser.ts';
 import { useBrowserSuite } from './support/browser-suite.ts';
 import { ADMIN } from './support/e2e-server.ts';
 
@@ -34,21 +34,17 @@ describe('E2E: a campaign held by a send window in a real browser', function () 
     expect(campaign.status, campaign.text).to.equal(201);
     const id = campaign.body.data.id as string;
     expect((await api.post(`/campaigns/${id}/send`, undefined, tenant.auth)).status).to.equal(200);
-    const held = await until(async () => {
+    const held = await pollFor('the campaign to be fanned out', async () => {
       const view = (await api.get(`/campaigns/${id}`, tenant.auth)).body.data;
       return view.counts.scheduled === 2 ? view : null;
-    });
+    }, 30_000);
     expect(held).to.include({ status: 'SENDING' });
     expect(held.counts).to.include({ recipients: 2, queued: 0, sent: 0 });
 
     const { page, context, errors } = await newPage(suite.browser, suite.server.url);
     try {
-      await page.goto('/sign-in');
-      await page.getByLabel('Email').fill(tenant.email);
-      await page.getByLabel('Password').fill(tenant.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Campaigns' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Campaigns' }).waitFor();
+      await signIn(page, tenant.email, tenant.password);
+      await openFromMenu(page, 'Campaigns');
       const card = page.getByRole('article').filter({ hasText: 'Market day' });
       await card.getByTestId('campaign-held').waitFor();
       expect(await card.getByTestId('campaign-held').textContent()).to.match(/^2 messages wait for the send window of the recipient’s country \(.*\) or your quiet hours\. They go out when it opens, already paid for/);
@@ -61,13 +57,3 @@ describe('E2E: a campaign held by a send window in a real browser', function () 
   });
 });
 
-/** Polls `probe` every 200 ms until it answers a value (at most 30 s: the worker fans the campaign out). */
-async function until<T>(probe: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting for the campaign to be fanned out');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startFakeArkesel } from '../support/fake-vendors/arkesel.ts';
 import { ReceiveInboundMessages } from '../../core/use-cases/conversations/receive-inbound-messages.ts';
-import { chromiumAvailable, launchBrowser, newPage, screenshot, type Watched } from './support/browser.ts';
+import { chromiumAvailable, launchBrowser, newPage, screenshot, signIn, type Watched } from './support/browser.ts';
 import { ADMIN, ensureDashboardBuilt, startE2eServer, type E2eServer } from './support/e2e-server.ts';
 
 /**
@@ -41,10 +41,7 @@ describe('E2E: the dashboard in a real browser', function () {
   /** A second browser context signed in as the platform administrator (close its context when done). */
   const adminPage = async (): Promise<Watched> => {
     const admin = await newPage(browser, server.url);
-    await admin.page.goto('/sign-in');
-    await admin.page.getByLabel('Email').fill(ADMIN.email);
-    await admin.page.getByLabel('Password').fill(ADMIN.password);
-    await admin.page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(admin.page, ADMIN.email, ADMIN.password);
     return admin;
   };
   const go = async (path: string, heading: string | RegExp): Promise<void> => {

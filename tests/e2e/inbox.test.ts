@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { INFRA } from '../../hosts/tokens.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { registerTenant } from '../support/tenants.ts';
-import { newPage, screenshot, waitInPage } from './support/browser.ts';
+import { newPage, openFromMenu, screenshot, signIn, waitInPage } from './support/browser.ts';
 import { useBrowserSuite } from './support/browser-suite.ts';
 
 /** A tenant's own web app on another origin, embedding the bell from the Nkra server. */
@@ -86,12 +86,8 @@ describe('E2E: the in-app inbox bell in a real browser', function () {
     const tenant = await registerTenant(api, 'inbox-dashboard');
     const { page, context, errors } = await newPage(suite.browser, suite.server.url);
     try {
-      await page.goto('/sign-in');
-      await page.getByLabel('Email').fill(tenant.email);
-      await page.getByLabel('Password').fill(tenant.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'In-app inbox' }).click();
-      await page.getByRole('heading', { level: 1, name: 'In-app inbox' }).waitFor();
+      await signIn(page, tenant.email, tenant.password);
+      await openFromMenu(page, 'In-app inbox');
       await page.getByRole('button', { name: 'Create secret' }).click();
       const secret = await page.getByTestId('secret').textContent();
       expect(secret).to.match(/^nk_inbox_/);

@@ -48,3 +48,28 @@ export async function waitInPage(page: Page, expression: string, timeoutMs = 10_
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Signs in through the dashboard's sign-in page (the page is left wherever the sign-in lands). */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens a page from the main menu by its link, and waits for its heading (the link's name unless given). */
+export async function openFromMenu(page: Page, link: string, heading: string = link): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** Polls `probe` every 200 ms until it answers a value; throws naming `what` after `timeoutMs`. */
+export async function pollFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
