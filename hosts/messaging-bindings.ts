@@ -17,6 +17,7 @@ import { HmacPasscodes } from '../adapters/security/hmac-passcodes.ts';
 import { HmacOptOutLinks } from '../adapters/security/hmac-opt-out-links.ts';
 import type { OptOutLinkSigner } from '../core/ports/opt-out-links.ts';
 import type { SendTiming } from '../core/use-cases/messaging/send-timing.ts';
+import type { SendDeps } from '../core/use-cases/messaging/send-message.ts';
 import { CachedSendWindows } from '../adapters/cache/cached-send-windows.ts';
 import { CheckProviderHealth } from '../core/use-cases/providers/check-provider-health.ts';
 import { ApplyDeliveryReport } from '../core/use-cases/messaging/apply-delivery-report.ts';
@@ -48,6 +49,12 @@ export const MESSAGING = {
   optOutLinks: token<OptOutLinkSigner>('messaging.OptOutLinks'),
   /** Send windows and quiet hours of the send path (docs/consent.md). */
   sendTiming: token<SendTiming>('messaging.SendTiming'),
+  /**
+   * What every use case that sends through the pipeline shares (sends, bulk sends, event triggers and
+   * their fallback steps): one binding, so no path misses the own-account price, opt-out links, send
+   * windows or the low-balance alert.
+   */
+  sendDeps: token<SendDeps>('messaging.SendDeps'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
@@ -100,6 +107,12 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts }),
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing]).inSingletonScope();
+  container.bind(MESSAGING.sendDeps).toResolvedValue(
+    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing): SendDeps => ({
+      storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
+    }),
+    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
+      MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock, ids, webhooks, pricing, optOutLinks) => new DeliverMessage({
       storage, optOutLinks, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,

@@ -99,25 +99,18 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue((storage, email) => lowBalanceAlertHandler(
     new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
   [INFRA.storage, INFRA.email]);
-  container.bind(WORKER.handlers).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, optOutLinks, timing) => triggerFallbackHandler(
-      new AdvanceTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, optOutLinks, timing }),
-      config.workerConcurrency),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.optOutLinks, MESSAGING.sendTiming]);
+  container.bind(WORKER.handlers).toResolvedValue((deps) => triggerFallbackHandler(new AdvanceTrigger(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
   container.bind(WORKER.tasks).toResolvedValue((deps): PeriodicTask => {
     const expire = new ExpireVerifications(deps);
     return { name: 'expire-verifications', everyMs: VERIFY_EXPIRY_SWEEP_MS, run: () => expire.execute() };
   }, [MESSAGING.verifyDeps]);
-  container.bind(WORKER.handlers).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver) => inboxUnreadFallbackHandler(
-      new AdvanceUnreadTrigger({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold }),
-      config.workerConcurrency),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage]);
+  // The same send deps as every other send path: an unread in-app step's fallback is priced, linked and timed like a send.
+  container.bind(WORKER.handlers).toResolvedValue((deps) => inboxUnreadFallbackHandler(new AdvanceUnreadTrigger(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => verifyFallbackHandler(new AdvanceVerification(deps), config.workerConcurrency), [MESSAGING.verifyDeps]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
-  container.bind(WORKER.handlers).toResolvedValue((storage, pricing, clock, ids, fraud, optOutLinks, timing) => campaignRunHandler(new RunCampaign({ storage, pricing, clock, ids, fraud, optOutLinks, timing }), logger),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.sendTiming]);
+  container.bind(WORKER.handlers).toResolvedValue(({ storage, pricing, clock, ids, fraud, optOutLinks, timing, ownAccounts, lowBalanceThreshold }) => campaignRunHandler(
+    new RunCampaign({ storage, pricing, clock, ids, fraud, optOutLinks, timing, ownAccounts, lowBalanceThreshold }), logger), [MESSAGING.sendDeps]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock, ids, webhooks): PeriodicTask => {
     // The release-time re-check: a recipient suppressed or opted out since scheduling is refused then (docs/consent.md).
     const release = new ReleaseScheduledMessages({ storage, clock, ids, webhooks, screen: consentReleaseScreen });

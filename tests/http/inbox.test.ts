@@ -4,7 +4,6 @@ import { RecordingProvider } from '../../adapters/memory/recording-provider.ts';
 import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 import { AdvanceUnreadTrigger } from '../../core/use-cases/events/advance-unread-trigger.ts';
-import { DEFAULT_FRAUD_LIMITS } from '../../core/use-cases/messaging/send-context.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { SseClient } from '../support/sse-client.ts';
@@ -270,14 +269,8 @@ describe('HTTP: in-app inbox (IN_APP)', function () {
       await app.container.get(INFRA.storage).wallets.update(tenant.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: `seed-${randomUUID()}`, description: 'test credit' }), new Date());
     });
 
-    const advance = () => {
-      const c = app.container;
-      const deliver = c.get(MESSAGING.deliverMessage);
-      return new AdvanceUnreadTrigger({
-        storage: c.get(INFRA.storage), pricing: c.get(MESSAGING.pricing), clock: c.get(INFRA.clock), ids: c.get(INFRA.ids), secrets: c.get(INFRA.secrets),
-        fraud: DEFAULT_FRAUD_LIMITS, deliverNow: (id) => deliver.execute(id),
-      });
-    };
+    // Built as the worker builds it (hosts/worker/container.ts): from the send deps every send path shares.
+    const advance = () => new AdvanceUnreadTrigger(app.container.get(MESSAGING.sendDeps));
 
     it('delivers to the bell, schedules the unread check, and sends SMS when still unread', async () => {
       const slug = `bell-${randomUUID().slice(0, 8)}`;
@@ -307,6 +300,23 @@ describe('HTTP: in-app inbox (IN_APP)', function () {
       // The job again (a retry, a duplicate): nothing more is sent.
       await advance().execute(fired.body.data.id, jobs[0]!.data.messageId);
       expect(sms.received.length).to.equal(before + 1);
+    });
+
+    it('gives a marketing event\'s SMS fallback the opt-out link any marketing SMS carries', async () => {
+      const template = await app.api.post('/templates', { name: 'Bell promo', channel: 'IN_APP', body: 'New arrivals: {{item}}', category: 'MARKETING' }, tenant.auth);
+      expect(template.status, template.text).to.equal(201);
+      // Marketing templates wait for a platform administrator (docs/compliance.md): approved here as one would.
+      await app.container.get(INFRA.storage).templates.setStatus(tenant.organizationId, template.body.data.id, 'APPROVED', null, new Date());
+      const slug = `bell-promo-${randomUUID().slice(0, 8)}`;
+      await app.api.post('/events', { name: 'Bell promo', slug, templateId: template.body.data.id, channelPriority: ['IN_APP'], fallbackRules: { channels: ['SMS'], unreadAfterMinutes: 5 } }, tenant.auth);
+      const res = await app.api.post('/events/trigger', { event: slug, subscriberId: `promo-${randomUUID()}`, to: '+233241110003', variables: { item: 'kente' } }, tenant.auth);
+      expect(res.status, res.text).to.equal(201);
+      const fired = res.body.data;
+      expect(fired).to.include({ status: 'DELIVERED', channel: 'IN_APP' });
+      const before = sms.received.length;
+      await advance().execute(fired.id, fired.deliveryLogs[0].id as string);
+      expect(sms.received.length).to.equal(before + 1);
+      expect(sms.received.at(-1)!.body).to.match(/^New arrivals: kente.*https?:\/\/\S+/s);
     });
 
     it('sends nothing more when the item was read in time', async () => {

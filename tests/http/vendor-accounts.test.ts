@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
+import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startFakeArkesel, type FakeArkesel } from '../support/fake-vendors/arkesel.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -91,6 +93,34 @@ describe('HTTP: /vendor-accounts (an organization\'s own vendor accounts)', func
     const theirMessage = await app.container.get(INFRA.storage).messages.findById(other.organizationId, theirs.body.data.id);
     expect(theirMessage?.provider).to.not.equal('my-arkesel');
     expect(fake.accepted.length).to.equal(1);
+  });
+
+  it('charges the own-account fee on an event trigger too (POST /events/trigger sends through the same pipeline)', async () => {
+    const template = seen(await app.api.post('/templates', { name: 'Shipped', channel: 'SMS', body: 'Order {{order}} is on its way' }, owner.auth));
+    expect(template.status, template.text).to.equal(201);
+    expect(seen(await app.api.post('/events', { name: 'Order shipped', slug: 'order.shipped', templateId: template.body.data.id }, owner.auth)).status).to.equal(201);
+    const before = await balance(owner);
+    const triggered = seen(await app.api.post('/events/trigger', { event: 'order.shipped', to: '+233241234567', variables: { order: 'A-7' } }, owner.auth));
+    expect(triggered.status, triggered.text).to.equal(201);
+    const [log] = triggered.body.data.deliveryLogs as Array<{ id: string }>;
+    const stored = await app.container.get(INFRA.storage).messages.findById(owner.organizationId, log!.id);
+    expect(stored).to.include({ provider: 'my-arkesel', cost: FEE_PESEWAS });
+    expect(before - await balance(owner)).to.equal(FEE_PESEWAS);
+  });
+
+  it('charges the own-account fee on a campaign\'s messages, fanned out with the worker\'s send deps', async () => {
+    expect(seen(await app.api.post('/contacts', { firstName: 'Esi', phone: '+233241230077' }, owner.auth)).status).to.equal(201);
+    const template = seen(await app.api.post('/templates', { name: 'Promo', channel: 'SMS', body: 'New stock at ACME today' }, owner.auth));
+    const campaign = seen(await app.api.post('/campaigns', { name: 'Promo', channel: 'SMS', templateId: template.body.data.id }, owner.auth));
+    expect(campaign.status, campaign.text).to.equal(201);
+    expect(seen(await app.api.post(`/campaigns/${campaign.body.data.id}/send`, undefined, owner.auth)).status).to.equal(200);
+    const before = await balance(owner);
+    // What the worker's campaign-run handler is built from (hosts/worker/container.ts).
+    const run = new RunCampaign(app.container.get(MESSAGING.sendDeps));
+    expect(await run.execute({ campaignId: campaign.body.data.id, organizationId: owner.organizationId })).to.include({ fanOutDone: true });
+    const messages = (await app.container.get(INFRA.storage).messages.list(owner.organizationId, {}, 0, 100)).items.filter((m) => m.body.startsWith('New stock at ACME'));
+    expect(messages.map((m) => m.cost)).to.deep.equal([FEE_PESEWAS]);
+    expect(before - await balance(owner)).to.equal(FEE_PESEWAS);
   });
 
   it('falls back to the platform when its own account fails, charging the difference once; not when it forbids fallback', async () => {

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
-import { acceptMessages } from '../messaging/accept-messages.ts';
+import { acceptMessages, type OwnAccountPricing } from '../messaging/accept-messages.ts';
 import type { PreparedMessage } from '../messaging/message-preparation.ts';
 import type { FraudLimits } from '../messaging/send-context.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
@@ -28,6 +28,10 @@ export interface RunCampaignDeps {
   optOutLinks?: OptOutLinkSigner | undefined;
   /** Send windows and quiet hours: a campaign's messages outside them are SCHEDULED for their next opening (docs/consent.md). */
   timing?: SendTiming | undefined;
+  /** Organizations' own vendor accounts: their routes are charged the own-account fee (docs/providers.md). */
+  ownAccounts?: OwnAccountPricing | undefined;
+  /** Pesewas: a batch's debit crossing under it enqueues the owner's low-balance alert. */
+  lowBalanceThreshold?: number | undefined;
   storage: Storage;
   pricing: PricingRepository;
   clock: Clock;
@@ -115,7 +119,7 @@ export class RunCampaign {
       if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
     }
     const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(
-      { storage: withinTransaction(tx), clock, ids, fraud: this.#deps.fraud, timing: this.#deps.timing },
+      { storage: withinTransaction(tx), clock, ids, fraud: this.#deps.fraud, timing: this.#deps.timing, ownAccounts: this.#deps.ownAccounts, lowBalanceThreshold: this.#deps.lowBalanceThreshold },
       { organizationId: campaign.organizationId, userId: campaign.createdByUserId, apiKeyId: null, isSandbox: false },
       prepared, { async: true, idempotency: null, batchId: ids.next() });
     await tx.campaigns.addRecipients(campaign.organizationId, campaign.id, [

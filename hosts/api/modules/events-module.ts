@@ -7,22 +7,24 @@ import { ListEventTriggers } from '../../../core/use-cases/events/list-event-tri
 import { TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
 import { UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
-import { INFRA } from '../../tokens.ts';
 import { eventRoutes } from '../routes/event-routes.ts';
 import { API } from '../tokens.ts';
 
 /** Notification events and their triggers (sends go through the messaging pipeline). */
 export function bindEventsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, metrics, config, optOutLinks, timing) => eventRoutes({
-      createEvent: new CreateEvent({ storage, ids, clock }),
-      listEvents: new ListEvents({ storage }),
-      getEvent: new GetEvent({ storage }),
-      updateEvent: new UpdateEvent({ storage, ids, clock }),
-      triggerEvent: new TriggerEvent({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, optOutLinks, timing }),
-      getTrigger: new GetTrigger({ storage }),
-      listEventTriggers: new ListEventTriggers({ storage }),
-      onSent: (channel, status) => metrics.sends.inc({ channel, status }),
-    }),
-    [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, API.metrics, INFRA.config, MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
+    (deps, metrics) => {
+      const { storage, ids, clock } = deps;
+      return eventRoutes({
+        createEvent: new CreateEvent({ storage, ids, clock }),
+        listEvents: new ListEvents({ storage }),
+        getEvent: new GetEvent({ storage }),
+        updateEvent: new UpdateEvent({ storage, ids, clock }),
+        triggerEvent: new TriggerEvent(deps),
+        getTrigger: new GetTrigger({ storage }),
+        listEventTriggers: new ListEventTriggers({ storage }),
+        onSent: (channel, status) => metrics.sends.inc({ channel, status }),
+      });
+    },
+    [MESSAGING.sendDeps, API.metrics]).inSingletonScope();
 }
