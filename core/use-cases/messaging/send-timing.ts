@@ -25,6 +25,8 @@ export interface TimingCandidate { organization: Organization; prepared: Prepare
  * message is then SCHEDULED. One contact lookup per organization with messages to time.
  */
 export async function timeMessages(tx: Repositories, timing: SendTiming, candidates: readonly TimingCandidate[], now: Date): Promise<Array<Date | null>> {
+  // A batch of refused, transactional or OTP messages (a Verify batch) is never held: no windows to read.
+  if (candidates.every(({ refused, prepared }) => refused || isExemptCategory(prepared.category))) return candidates.map((c) => c.prepared.sendAt);
   const windows = timing.enforceWindows === false ? [] : await (timing.windows ? timing.windows.windows(tx.sendWindows) : tx.sendWindows.list());
   const rules = candidates.map(({ organization, prepared, refused }) => {
     if (refused || isExemptCategory(prepared.category)) return null;

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import type { Contact } from '../../../core/domain/contact.ts';
 import { nextAllowedTime, type SendWindow } from '../../../core/domain/send-window.ts';
+import type { Repositories } from '../../../core/ports/storage.ts';
+import type { PreparedMessage } from '../../../core/use-cases/messaging/message-preparation.ts';
+import { timeMessages } from '../../../core/use-cases/messaging/send-timing.ts';
 import { buildPipeline, ghPhone } from '../messaging/messaging-fixtures.ts';
 
 function newContact(organizationId: string, fields: Partial<Contact>): Contact {
@@ -96,6 +99,20 @@ describe('send windows and quiet hours', () => {
       await p.core.storage.organizations.update(p.organizationId, { quietHours: { start: '21:00', end: '07:00' } }, new Date());
       expect((await p.send.execute(p.live, { ...marketing(), category: 'REMINDER' })).log).to.include({ status: 'SCHEDULED', scheduledAt: '2026-11-26T07:00:00.000Z' });
       expect((await p.send.execute(p.live, { ...marketing(ghPhone(4)), category: 'ALERT' })).log.status).to.equal('QUEUED');
+    });
+
+    it('reads no windows for a batch that cannot be held (transactional, OTP or refused): a Verify batch costs no window query', async () => {
+      const p = await buildPipeline();
+      const tx = { sendWindows: { list: () => { throw new Error('read the send windows'); } } } as unknown as Repositories;
+      const organization = (await p.core.storage.organizations.findById(p.organizationId))!;
+      const prepared = (category: string, sendAt: Date | null) => ({ category, sendAt, recipient: ghPhone(1), country: 'GH', channel: 'SMS' }) as unknown as PreparedMessage;
+      const later = new Date('2026-11-26T12:00:00.000Z');
+      const times = await timeMessages(tx, {}, [
+        { organization, prepared: prepared('OTP', null), refused: false },
+        { organization, prepared: prepared('TRANSACTIONAL', later), refused: false },
+        { organization, prepared: prepared('MARKETING', null), refused: true },
+      ], new Date('2026-11-25T22:00:00.000Z'));
+      expect(times).to.deep.equal([null, later, null]);
     });
 
     it('applies windows from data: a window an administrator adds for Nigeria holds Nigerian numbers', async () => {
