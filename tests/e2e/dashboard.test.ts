@@ -500,6 +500,9 @@ describe('E2E: the dashboard in a real browser', function () {
     await go('/app/send', 'Send a message');
     await page.getByLabel('Recipient').fill('+233241234567');
     await page.getByLabel('Message', { exact: true }).fill('Your Kente order has shipped');
+    // The preview prices it at the own-account fee (GHS 0.01 by default), not the platform's GHS 0.03.
+    await page.getByText('the fee for your own vendor account').waitFor();
+    expect(await page.getByTestId('preview-price').textContent()).to.match(/0\.01/);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByRole('link', { name: 'See its delivery log' }).click();
     await page.getByRole('heading', { level: 1, name: 'Message detail' }).waitFor();

@@ -95,6 +95,16 @@ describe('HTTP: /vendor-accounts (an organization\'s own vendor accounts)', func
     expect(fake.accepted.length).to.equal(1);
   });
 
+  it('previews the own-account fee as the price of the owner\'s messages, and the platform price for others', async () => {
+    const body = { channel: 'SMS', to: '+233241234567', body: 'Your parcel is on its way' };
+    const mine = seen(await app.api.post('/messages/preview', body, owner.auth));
+    expect(mine.status, mine.text).to.equal(200);
+    expect(mine.body.data).to.include({ price: FEE_PESEWAS / 100, priceSource: 'OWN_ACCOUNT' });
+    const theirs = seen(await app.api.post('/messages/preview', body, other.auth)).body.data;
+    expect(theirs.priceSource).to.equal('PLATFORM');
+    expect(theirs.price).to.be.greaterThan(FEE_PESEWAS / 100);
+  });
+
   it('charges the own-account fee on an event trigger too (POST /events/trigger sends through the same pipeline)', async () => {
     const template = seen(await app.api.post('/templates', { name: 'Shipped', channel: 'SMS', body: 'Order {{order}} is on its way' }, owner.auth));
     expect(template.status, template.text).to.equal(201);

@@ -11,6 +11,7 @@ import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { prepareMessage } from './message-preparation.ts';
 import { SendMessageInput } from './send-message.ts';
+import type { OwnAccountPricing } from './accept-messages.ts';
 
 export interface MessageCostPreview {
   channel: Channel;
@@ -31,6 +32,8 @@ export interface MessageCostPreview {
   unitPrice: number;
   /** What a live send would be charged, in GHS (sandbox keys are never charged). */
   price: number;
+  /** Whose route prices it: the platform's rules, or the organization's own vendor account (its per-message fee). */
+  priceSource: 'PLATFORM' | 'OWN_ACCOUNT';
   currency: 'GHS';
   /** EMAIL only, rendered. */
   subject: string | null;
@@ -43,6 +46,8 @@ export interface PreviewMessageCostDeps {
   pricing: PricingRepository;
   /** Counts the opt-out link a marketing message would carry (docs/consent.md). */
   optOutLinks?: OptOutLinkSigner | undefined;
+  /** Organizations' own vendor accounts: a live send on their route is charged the own-account fee (docs/providers.md). */
+  ownAccounts?: OwnAccountPricing | undefined;
 }
 
 /**
@@ -63,10 +68,13 @@ export class PreviewMessageCost {
     const prepared = prepareMessage({ ...input, sendAt: undefined }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId) }); // the price does not depend on when
     const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body);
     if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
+    const own = this.#deps.ownAccounts;
+    const owned = own !== undefined && own.routes.ownsRoute(scope.organizationId, prepared.channel, prepared.country);
+    const price = owned ? Math.min(own.fee, cost.price) : cost.price;
     return {
       channel: prepared.channel, recipient: prepared.recipient, country: prepared.country,
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
-      segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(cost.price), currency: 'GHS',
+      segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: owned ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
       subject: prepared.subject, body: prepared.body,
       ...(prepared.channel === 'PUSH' ? { pushTokenKind: pushTokenKind(prepared.recipient) } : {}),
     };

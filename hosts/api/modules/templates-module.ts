@@ -19,6 +19,6 @@ export function bindTemplatesModule(container: Container): void {
     }),
     [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing, optOutLinks) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks }) }),
-    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks]).inSingletonScope();
+    (storage, pricing, optOutLinks, ownAccounts) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts }) }),
+    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();
 }

@@ -6,7 +6,7 @@ import { Badge, SEND_CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, pl
 import type { ApiError } from '../api.ts';
 
 interface Template { id: string; name: string; channel: string; body: string; subject?: string | null; status?: string; variables?: string[] }
-interface Preview { encoding: string | null; characters: number | null; segments: number; perSegment: number | null; unitPrice: number; price: number; unit: string; body: string; subject: string | null; recipient: string; country: string }
+interface Preview { encoding: string | null; characters: number | null; segments: number; perSegment: number | null; unitPrice: number; price: number; priceSource?: 'PLATFORM' | 'OWN_ACCOUNT'; unit: string; body: string; subject: string | null; recipient: string; country: string }
 
 export function SendPage(): ReactNode {
   const templates = useAsync(async () => asList<Template>(await api.get('/templates')));
@@ -90,7 +90,7 @@ export function SendPage(): ReactNode {
               {preview.characters !== null && <><dt>Characters</dt><dd>{preview.characters} ({str(preview.perSegment)} per segment)</dd></>}
               <dt>Segments</dt><dd>{preview.segments}</dd>
               <dt>Unit price</dt><dd>{ghs(preview.unitPrice)} per {preview.unit}</dd>
-              <dt>Total</dt><dd><strong data-testid="preview-price">{ghs(preview.price)}</strong></dd>
+              <dt>Total</dt><dd><strong data-testid="preview-price">{ghs(preview.price)}</strong>{preview.priceSource === 'OWN_ACCOUNT' ? ' (the fee for your own vendor account; it bills you for the message)' : ''}</dd>
               {preview.subject && <><dt>Subject</dt><dd>{preview.subject}</dd></>}
               <dt>Text</dt><dd className="message-text">{preview.body}</dd>
             </dl>
