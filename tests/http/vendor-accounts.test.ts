@@ -118,11 +118,13 @@ describe('HTTP: /vendor-accounts (an organization\'s own vendor accounts)', func
     expect(before - await balance(owner)).to.equal(FEE_PESEWAS);
   });
 
-  it('charges the own-account fee on a campaign\'s messages, fanned out with the worker\'s send deps', async () => {
+  it('estimates and charges the own-account fee on a campaign\'s messages, fanned out with the worker\'s send deps', async () => {
     expect(seen(await app.api.post('/contacts', { firstName: 'Esi', phone: '+233241230077' }, owner.auth)).status).to.equal(201);
     const template = seen(await app.api.post('/templates', { name: 'Promo', channel: 'SMS', body: 'New stock at ACME today' }, owner.auth));
     const campaign = seen(await app.api.post('/campaigns', { name: 'Promo', channel: 'SMS', templateId: template.body.data.id }, owner.auth));
     expect(campaign.status, campaign.text).to.equal(201);
+    const estimate = seen(await app.api.get(`/campaigns/${campaign.body.data.id}/estimate`, owner.auth));
+    expect(estimate.body.data).to.include({ recipients: 1, cost: FEE_PESEWAS / 100 });
     expect(seen(await app.api.post(`/campaigns/${campaign.body.data.id}/send`, undefined, owner.auth)).status).to.equal(200);
     const before = await balance(owner);
     // What the worker's campaign-run handler is built from (hosts/worker/container.ts).

@@ -8,6 +8,8 @@ import type { Storage } from '../../ports/storage.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { isNewOrganization, newTenantAllowance, type NewTenantAllowance, type NewTenantLimits } from '../../domain/new-tenant-cap.ts';
 import { campaignAudience, prepareForContact } from './campaign-support.ts';
+import type { OwnAccountPricing } from '../messaging/accept-messages.ts';
+import { routePrice } from '../messaging/own-account-price.ts';
 
 /** Contacts priced to estimate a campaign's cost. */
 const ESTIMATE_SAMPLE = 200;
@@ -23,14 +25,24 @@ export interface CampaignEstimate {
   skipped: { count: number; exact: boolean; reasons: string[] };
   /** SMS segments per message (the largest in the sample; 1 for other channels). */
   segmentsPerMessage: number;
-  /** Estimated cost in pesewas: recipients x the highest price in the sample (an upper bound when prices vary by country or name length). */
+  /** Estimated cost in pesewas: recipients x the highest price in the sample, on each recipient's route (an upper bound when prices vary by country or name length). */
   cost: number;
   template: Template;
 }
 
+/** What estimating a campaign needs (GET /campaigns/{id}/estimate, and the balance check of its send). */
+export interface CampaignEstimateDeps {
+  storage: Storage;
+  pricing: PricingRepository;
+  clock: Clock;
+  fraud: NewTenantLimits;
+  optOutLinks?: OptOutLinkSigner | undefined;
+  /** Organizations' own vendor accounts: recipients on their routes are priced at the own-account fee (docs/providers.md). */
+  ownAccounts?: OwnAccountPricing | undefined;
+}
+
 /** Recipients now, and a cost estimate priced from a sample of them. VALIDATION_ERROR when the campaign has no usable template. */
-export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments' | 'contacts' | 'templates' | 'organizations' | 'messages'>; pricing: PricingRepository;
-  fraud: NewTenantLimits; clock: Clock; optOutLinks?: OptOutLinkSigner | undefined }, campaign: Campaign): Promise<CampaignEstimate> {
+export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Campaign): Promise<CampaignEstimate> {
   if (!campaign.templateId) throw fieldError('templateId', 'a campaign needs a template to send');
   const template = await deps.storage.templates.findById(campaign.organizationId, campaign.templateId);
   if (!template) throw fieldError('templateId', 'the template no longer exists');
@@ -44,7 +56,7 @@ export async function estimateCampaign(deps: { storage: Pick<Storage, 'segments'
   const reasons = new Set<string>();
   for (const contact of sample) {
     const result = prepareForContact(campaign, template, contact, rules, optOutOption(deps, campaign.organizationId));
-    if (result.ok) { price = Math.max(price, result.prepared.price); segments = Math.max(segments, result.prepared.segments); } else { skippedInSample += 1; reasons.add(result.reason); }
+    if (result.ok) { price = Math.max(price, routePrice(deps.ownAccounts, campaign.organizationId, result.prepared).price); segments = Math.max(segments, result.prepared.segments); } else { skippedInSample += 1; reasons.add(result.reason); }
   }
   const exact = sample.length >= recipients;
   const skipped = { count: exact ? skippedInSample : Math.round((skippedInSample / Math.max(1, sample.length)) * recipients), exact, reasons: [...reasons].slice(0, 5) };

@@ -1,10 +1,5 @@
-import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
-import type { Clock } from '../../ports/clock.ts';
-import type { PricingRepository } from '../../ports/pricing-repository.ts';
-import type { Storage } from '../../ports/storage.ts';
-import type { NewTenantLimits } from '../../domain/new-tenant-cap.ts';
-import { estimateCampaign } from './campaign-estimate.ts';
+import { estimateCampaign, type CampaignEstimateDeps } from './campaign-estimate.ts';
 import { loadCampaign } from './campaign-support.ts';
 
 /**
@@ -14,8 +9,8 @@ import { loadCampaign } from './campaign-support.ts';
  * many recipients it would refuse (`newTenantCap`, null once the organization is established).
  */
 export class EstimateCampaign {
-  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits; optOutLinks?: OptOutLinkSigner | undefined };
-  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits; optOutLinks?: OptOutLinkSigner | undefined }) { this.#deps = deps; }
+  readonly #deps: CampaignEstimateDeps;
+  constructor(deps: CampaignEstimateDeps) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, id: string) {
     const { campaign } = await loadCampaign(this.#deps.storage, scope.organizationId, id, this.#deps.clock.now());

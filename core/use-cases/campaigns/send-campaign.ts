@@ -1,13 +1,8 @@
-import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError } from '../../errors.ts';
 import { campaignView } from '../../domain/campaign.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
-import type { Clock } from '../../ports/clock.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
-import type { PricingRepository } from '../../ports/pricing-repository.ts';
-import type { Storage } from '../../ports/storage.ts';
-import type { NewTenantLimits } from '../../domain/new-tenant-cap.ts';
-import { estimateCampaign } from './campaign-estimate.ts';
+import { estimateCampaign, type CampaignEstimateDeps } from './campaign-estimate.ts';
 import { loadCampaign } from './campaign-support.ts';
 
 /**
@@ -17,8 +12,8 @@ import { loadCampaign } from './campaign-support.ts';
  * TEMPLATE_NOT_APPROVED; CONFLICT from any state but DRAFT. The worker does the fan-out.
  */
 export class SendCampaign {
-  readonly #deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits; optOutLinks?: OptOutLinkSigner | undefined };
-  constructor(deps: { storage: Storage; pricing: PricingRepository; clock: Clock; fraud: NewTenantLimits; optOutLinks?: OptOutLinkSigner | undefined }) { this.#deps = deps; }
+  readonly #deps: CampaignEstimateDeps;
+  constructor(deps: CampaignEstimateDeps) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, id: string) {
     const { storage, clock } = this.#deps;

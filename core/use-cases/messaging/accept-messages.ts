@@ -14,6 +14,7 @@ import type { FraudLimits, SendContext } from './send-context.ts';
 import { screenCandidates, type Verdict } from './send-screening.ts';
 import { resolveSenderIds } from '../senders/sender-id-check.ts';
 import { timeMessages, type SendTiming } from './send-timing.ts';
+import { routePrice } from './own-account-price.ts';
 import { refuseClosedWhatsappWindows } from './whatsapp-window-check.ts';
 
 const HOUR_MS = 3_600_000;
@@ -271,8 +272,7 @@ async function debitOrganizations(tx: Repositories, deps: Omit<AcceptDeps, 'stor
 
 /** The platform price, or the own-account fee on a route the organization's own vendor accounts serve. */
 function priceOf(deps: Omit<AcceptDeps, 'storage'>, ctx: SendContext, p: PreparedMessage): number {
-  const own = deps.ownAccounts;
-  return own && !ctx.isSandbox && own.routes.ownsRoute(ctx.organizationId, p.channel, p.country) ? Math.min(own.fee, p.price) : p.price;
+  return ctx.isSandbox ? p.price : routePrice(deps.ownAccounts, ctx.organizationId, p).price;
 }
 
 function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Verdict | null, now: Date): Message {

@@ -12,6 +12,7 @@ import type { Storage } from '../../ports/storage.ts';
 import { prepareMessage } from './message-preparation.ts';
 import { SendMessageInput } from './send-message.ts';
 import type { OwnAccountPricing } from './accept-messages.ts';
+import { routePrice } from './own-account-price.ts';
 
 export interface MessageCostPreview {
   channel: Channel;
@@ -68,13 +69,11 @@ export class PreviewMessageCost {
     const prepared = prepareMessage({ ...input, sendAt: undefined }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId) }); // the price does not depend on when
     const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body);
     if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
-    const own = this.#deps.ownAccounts;
-    const owned = own !== undefined && own.routes.ownsRoute(scope.organizationId, prepared.channel, prepared.country);
-    const price = owned ? Math.min(own.fee, cost.price) : cost.price;
+    const { price, ownAccount } = routePrice(this.#deps.ownAccounts, scope.organizationId, { channel: prepared.channel, country: prepared.country, price: cost.price });
     return {
       channel: prepared.channel, recipient: prepared.recipient, country: prepared.country,
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
-      segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: owned ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
+      segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: ownAccount ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
       subject: prepared.subject, body: prepared.body,
       ...(prepared.channel === 'PUSH' ? { pushTokenKind: pushTokenKind(prepared.recipient) } : {}),
     };

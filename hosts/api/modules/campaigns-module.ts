@@ -13,13 +13,13 @@ import { API } from '../tokens.ts';
 /** Campaigns: create, estimate, send (the worker fans out), cancel. */
 export function bindCampaignsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, ids, clock, pricing, fraud, optOutLinks) => campaignRoutes({
+    (storage, ids, clock, pricing, fraud, optOutLinks, ownAccounts) => campaignRoutes({
       createCampaign: new CreateCampaign({ storage, ids, clock }),
       listCampaigns: new ListCampaigns({ storage, clock }),
       getCampaign: new GetCampaign({ storage, clock }),
-      estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks }),
-      sendCampaign: new SendCampaign({ storage, pricing, clock, fraud, optOutLinks }),
+      estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
+      sendCampaign: new SendCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
       cancelCampaign: new CancelCampaign({ storage, clock }),
     }),
-    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks]).inSingletonScope();
+    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();
 }
