@@ -87,6 +87,7 @@ export * from './use-cases/messaging/deliver-message.ts';
 export * from './use-cases/messaging/get-message.ts';
 export * from './use-cases/messaging/message-preparation.ts';
 export * from './use-cases/messaging/preview-message-cost.ts';
+export * from './use-cases/messaging/own-account-price.ts';
 export * from './use-cases/messaging/recover-abandoned-deliveries.ts';
 export * from './use-cases/messaging/send-bulk-messages.ts';
 export * from './use-cases/messaging/send-context.ts';
