@@ -181,6 +181,17 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect(off.polls).to.deep.equal([5]);
   });
 
+  it('raises the owner\'s low-balance alert when a batch\'s debit crosses under the threshold, once', async () => {
+    await contacts(3);
+    const created = await campaign('Weekend sale');
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    p.core.storage.jobs.take(QUEUES.campaignRun);
+    const balance = await p.balance();
+    const runner = new RunCampaign({ ...deps(), fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, lowBalanceThreshold: balance - 1 });
+    expect(await runner.execute({ campaignId: created.id, organizationId: p.organizationId })).to.include({ fanOutDone: true });
+    expect(p.core.storage.jobs.take(QUEUES.lowBalanceAlert).map((j) => j.data)).to.deep.equal([{ organizationId: p.organizationId, balanceAfter: await p.balance() }]);
+  });
+
   it('continues a long fan-out in a new job after its batch budget', async () => {
     await contacts(7);
     const created = await campaign('Weekend sale');
