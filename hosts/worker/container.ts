@@ -109,8 +109,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   container.bind(WORKER.handlers).toResolvedValue((deps) => verifyFallbackHandler(new AdvanceVerification(deps), config.workerConcurrency), [MESSAGING.verifyDeps]);
   container.bind(WORKER.handlers).toResolvedValue((storage, ids, clock) => contactImportHandler(new ProcessContactImport({ storage, ids, clock, csv: new CsvParseReader() }), logger),
     [INFRA.storage, INFRA.ids, INFRA.clock]);
-  container.bind(WORKER.handlers).toResolvedValue(({ storage, pricing, clock, ids, fraud, optOutLinks, timing, ownAccounts, lowBalanceThreshold }) => campaignRunHandler(
-    new RunCampaign({ storage, pricing, clock, ids, fraud, optOutLinks, timing, ownAccounts, lowBalanceThreshold }), logger), [MESSAGING.sendDeps]);
+  container.bind(WORKER.handlers).toResolvedValue((deps) => campaignRunHandler(new RunCampaign(deps), logger), [MESSAGING.sendDeps]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock, ids, webhooks): PeriodicTask => {
     // The release-time re-check: a recipient suppressed or opted out since scheduling is refused then (docs/consent.md).
     const release = new ReleaseScheduledMessages({ storage, clock, ids, webhooks, screen: consentReleaseScreen });

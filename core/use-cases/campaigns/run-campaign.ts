@@ -119,7 +119,7 @@ export class RunCampaign {
       if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
     }
     const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(
-      { storage: withinTransaction(tx), clock, ids, fraud: this.#deps.fraud, timing: this.#deps.timing, ownAccounts: this.#deps.ownAccounts, lowBalanceThreshold: this.#deps.lowBalanceThreshold },
+      { ...this.#deps, storage: withinTransaction(tx) }, // every send setting (timing, own accounts, alert threshold), none listed by hand
       { organizationId: campaign.organizationId, userId: campaign.createdByUserId, apiKeyId: null, isSandbox: false },
       prepared, { async: true, idempotency: null, batchId: ids.next() });
     await tx.campaigns.addRecipients(campaign.organizationId, campaign.id, [
