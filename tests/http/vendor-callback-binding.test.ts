@@ -149,6 +149,17 @@ describe('HTTP: vendor callbacks are bound to the account that sent the message'
       expect((await stored(victim, message.id))?.status).to.equal('DELIVERED');
     });
 
+    it('never shows a callback id to other users: GET /providers and other organizations\' vendor accounts leave them out', async () => {
+      const platformId = platformTwilio.created.at(-1)!.statusCallback!.split('/').at(-1)!;
+      const attackerId = attackerAccount.callbackPath!.split('/').at(-1)!;
+      for (const tenant of [victim, attacker]) {
+        const listed = await app.api.get('/providers', tenant.auth);
+        expect(listed.status).to.equal(200);
+        expect(listed.text).to.not.include(platformId).and.not.include(attackerId);
+      }
+      expect((await app.api.get('/vendor-accounts', victim.auth)).text).to.not.include(attackerId);
+    });
+
     it('answers 404 for an unknown callback id, or an id used under another vendor', async () => {
       const id = attackerAccount.callbackPath!.split('/').at(-1)!;
       expect((await fetch(`${app.url}/providers/callbacks/twilio-sms/${'0'.repeat(32)}`, { method: 'POST', body: '' })).status).to.equal(404);
