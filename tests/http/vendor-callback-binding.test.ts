@@ -48,7 +48,7 @@ describe('HTTP: vendor callbacks are bound to the account that sent the message'
     tenantTwilio = await startFakeTwilio({ accountSid: `AC${'b2'.repeat(16)}`, authToken: `shared-token-${suffix}` });
     platformAt = await startFakeAfricasTalking({ username: `plat-${suffix}`, apiKey: `plat-key-${suffix}` });
     tenantMeta = await startFakeMetaWhatsapp({ appSecret: `shared-app-secret-${suffix}`, phoneNumberId: `2${Date.now()}`.slice(0, 15) });
-    app = await startTestApp({ config: { vendorBaseUrls: { 'twilio-sms': tenantTwilio.url, 'meta-whatsapp': tenantMeta.url }, ownAccountFee: 1 } });
+    app = await startTestApp({ config: { vendorBaseUrls: { 'twilio-sms': tenantTwilio.url, 'meta-whatsapp': tenantMeta.url, 'africas-talking-sms': platformAt.url }, ownAccountFee: 1 } });
     await configure(true);
     victim = await registerTenant(app.api, 'dlr-victim');
     attacker = await registerTenant(app.api, 'dlr-attacker');
@@ -191,6 +191,19 @@ describe('HTTP: vendor callbacks are bound to the account that sent the message'
       expect(res.status).to.equal(401);
       expect(((await res.json()) as { success: boolean; error: { code: string } })).to.deep.include({ success: false }).and.have.nested.property('error.code', 'INVALID_SIGNATURE');
       expect((await stored(victim, message.id))?.status).to.equal('SENT');
+    });
+
+    it('a tokenless tenant account takes its own reports on its own URL only, never the platform\'s even with the same AT login', async () => {
+      const own = await addAccount(sharer, { name: 'at-own', vendor: 'africas-talking-sms', countries: ['TZ'], credentials: { username: platformAt.username, apiKey: platformAt.apiKey } });
+      const mine = await sendSms(sharer, `+25575${digits()}`);
+      expect(mine.provider).to.equal(`${sharer.organizationId}/at-own`);
+      const platformMessage = await sendSms(victim, `+25677${digits()}`);
+      const notMine = await platformAt.sendDeliveryReport(local(own.callbackUrl!), platformMessage.providerMessageId!, 'Failed', 'UnknownFailure');
+      expect(((await notMine.json()) as { data: { applied: number } }).data.applied).to.equal(0);
+      expect((await stored(victim, platformMessage.id))?.status).to.equal('SENT');
+      const res = await platformAt.sendDeliveryReport(local(own.callbackUrl!), mine.providerMessageId!, 'Success');
+      expect(((await res.json()) as { data: { applied: number } }).data.applied).to.equal(1);
+      expect((await stored(sharer, mine.id))?.status).to.equal('DELIVERED');
     });
   });
 
