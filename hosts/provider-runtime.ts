@@ -27,7 +27,8 @@ export class ProviderRuntime {
   readonly #config: Config;
   readonly #logger: Logger;
   #adapters = new Map<string, VendorAdapter>();
-  #verifyTokens: string[] = [];
+  /** Meta verify tokens by provider id (each account's handshake only on its own URL; the vendor-wide URL takes the platform's). */
+  #verifyTokens = new Map<string, string>();
   /** What each loaded provider was built from: an unchanged one keeps its adapter, circuit breaker and rate limit across reloads. */
   #built = new Map<string, { stamp: string; entry: RoutedEntry; adapter: VendorAdapter | null }>();
   #version: string | null = null;
@@ -51,7 +52,7 @@ export class ProviderRuntime {
     const version = await this.#repository.configVersion();
     const entries: RoutedEntry[] = [];
     const adapters = new Map<string, VendorAdapter>();
-    const verifyTokens: string[] = [];
+    const verifyTokens = new Map<string, string>();
     const built = new Map<string, { stamp: string; entry: RoutedEntry; adapter: VendorAdapter | null }>();
     for (const { config, credentials, credentialsError } of await this.#repository.listWithCredentials()) {
       if (!config.active) continue;
@@ -59,7 +60,7 @@ export class ProviderRuntime {
         this.#logger.error({ provider: config.name, providerId: config.id }, `provider not loaded: ${credentialsError}`);
         continue;
       }
-      if (config.vendor === 'meta-whatsapp' && credentials['verifyToken']) verifyTokens.push(credentials['verifyToken']);
+      if (config.vendor === 'meta-whatsapp' && credentials['verifyToken']) verifyTokens.set(config.id, credentials['verifyToken']);
       const stamp = config.updatedAt.toISOString();
       const previous = this.#built.get(config.id);
       try {
@@ -151,12 +152,28 @@ export class ProviderRuntime {
     return adapter ? adapter.checkHealth() : null;
   }
 
-  /** Loaded adapters of one vendor key (inbound callbacks find their parser here). */
+  /** Loaded adapters of one vendor key. */
   adaptersOf(vendor: string): VendorAdapter[] {
     return [...this.#adapters.values()].filter((a) => a.vendor === vendor);
   }
 
   allAdapters(): VendorAdapter[] { return [...this.#adapters.values()]; }
+
+  /** The loaded adapter whose own callback URL is `/providers/callbacks/<vendor>/<callbackId>`, or null (unknown, inactive, another vendor). */
+  adapterByCallbackId(vendor: string, callbackId: string): VendorAdapter | null {
+    for (const built of this.#built.values()) {
+      if (built.adapter && built.entry.config.vendor === vendor && built.entry.config.callbackId === callbackId) return built.adapter;
+    }
+    return null;
+  }
+
+  /** Loaded adapters of the vendor of `adapter` with the same owner (the platform, or one organization): those that may share its vendor account. */
+  sameOwnerAdapters(adapter: VendorAdapter): VendorAdapter[] {
+    const owner = this.ownerOf(adapter);
+    return [...this.#built.values()]
+      .filter((b) => b.adapter !== null && b.adapter.vendor === adapter.vendor && b.entry.config.organizationId === owner)
+      .map((b) => b.adapter!);
+  }
 
   /** The organization whose own vendor account a loaded adapter serves (docs/providers.md), or null for the platform's. */
   ownerOf(adapter: VendorAdapter): string | null {
@@ -166,11 +183,16 @@ export class ProviderRuntime {
 
   /**
    * Meta's webhook verification handshake (GET with hub.mode=subscribe): the challenge to echo when the
-   * verify token matches a WhatsApp provider's credentials.verifyToken, else null.
+   * verify token matches, else null. On an account's own URL (`callbackId`) only that account's
+   * credentials.verifyToken counts; on the vendor-wide URL only the platform's providers' tokens (a
+   * tenant's token never completes the platform's handshake).
    */
-  webhookChallenge(vendor: string, query: Record<string, unknown>): string | null {
+  webhookChallenge(vendor: string, callbackId: string | null, query: Record<string, unknown>): string | null {
     if (vendor !== 'meta-whatsapp') return null;
-    for (const token of this.#verifyTokens) {
+    for (const [providerId, token] of this.#verifyTokens) {
+      const config = this.#built.get(providerId)?.entry.config;
+      if (!config || config.vendor !== vendor) continue;
+      if (callbackId === null ? config.organizationId !== null : config.callbackId !== callbackId) continue;
       const challenge = verifyChallenge(query, token);
       if (challenge !== null) return challenge;
     }

@@ -9,7 +9,7 @@ import type { Database } from './database.ts';
 interface ProviderRow {
   id: string; name: string; vendor: string; channel: string; priority: number; active: boolean;
   settings: Record<string, string> | string; countries: string[] | string; credentials_encrypted: string | null;
-  organization_id: string | null; platform_fallback: boolean; created_at: Date | string; updated_at: Date | string;
+  organization_id: string | null; platform_fallback: boolean; callback_id?: string | null; created_at: Date | string; updated_at: Date | string;
 }
 interface HealthRow { id: string; provider_id: string; ok: boolean; latency_ms: number; detail: string; balance: string | number | null; checked_at: Date | string }
 
@@ -135,7 +135,7 @@ function toConfig(row: ProviderRow): ProviderConfig {
   return {
     id: row.id, name: row.name, vendor: row.vendor, channel: row.channel as Channel, priority: Number(row.priority), active: row.active,
     settings: json(row.settings), countries: json(row.countries), hasCredentials: row.credentials_encrypted !== null,
-    organizationId: row.organization_id ?? null, platformFallback: row.platform_fallback ?? true,
+    organizationId: row.organization_id ?? null, platformFallback: row.platform_fallback ?? true, ...(row.callback_id ? { callbackId: row.callback_id } : {}),
     createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at),
   };
 }

@@ -84,6 +84,8 @@ export class AfricasTalkingSmsProvider implements VendorAdapter {
   readonly #senderId: string | null;
   readonly #timeoutMs: number;
   readonly #callbackToken: string | null;
+  /** Without a callback token, nothing in a callback can be checked (AT does not sign). */
+  get verifiesCallbacks(): boolean { return this.#callbackToken !== null; }
 
   constructor(options: AfricasTalkingSmsOptions) {
     this.name = options.name ?? this.vendor;

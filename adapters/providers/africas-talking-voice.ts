@@ -63,6 +63,8 @@ export class AfricasTalkingVoiceProvider implements VendorAdapter {
   readonly #voice: 'man' | 'woman';
   readonly #timeoutMs: number;
   readonly #callbackToken: string | null;
+  /** Without a callback token, nothing in a callback can be checked (AT does not sign). */
+  get verifiesCallbacks(): boolean { return this.#callbackToken !== null; }
 
   constructor(options: AfricasTalkingVoiceOptions) {
     this.name = options.name ?? this.vendor;

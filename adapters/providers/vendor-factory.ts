@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../../core/domain/provider.ts';
+import { deliveryName, type ProviderConfig } from '../../core/domain/provider.ts';
 import type { ChannelProvider } from '../../core/ports/channel-provider.ts';
 import type { VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import { AfricasTalkingSmsProvider } from './africas-talking-sms.ts';
@@ -21,7 +21,7 @@ export interface FactoryContext {
   /** Where the outbox provider writes. */
   outboxDirectory: string;
   timeoutMs: number;
-  /** Public base URL of this service: vendor callbacks go to `${publicUrl}/providers/callbacks/<vendor>`. */
+  /** Public base URL of this service: vendor callbacks go to `${publicUrl}/providers/callbacks/<vendor>/<callbackId>`. */
   publicUrl: string;
 }
 
@@ -37,9 +37,17 @@ function optional(values: Record<string, string>, key: string): Record<string, s
   return values[key] ? { [key]: values[key] } : {};
 }
 
-/** Optional base URL and timeout shared by the HTTP vendors. */
+/**
+ * The provider's own callback URL (docs/providers.md, "Callback URLs"): `/providers/callbacks/<vendor>/<callbackId>`,
+ * where only its secret verifies; the vendor-wide URL (platform providers only) for a configuration not stored yet.
+ */
+export function callbackUrl(config: ProviderConfig, context: FactoryContext): string {
+  return `${context.publicUrl}/providers/callbacks/${config.vendor}${config.callbackId ? `/${config.callbackId}` : ''}`;
+}
+
+/** Optional base URL and timeout shared by the HTTP vendors; the name its messages record (namespaced for an organization's own account). */
 function common(config: ProviderConfig, context: FactoryContext) {
-  return { name: config.name, timeoutMs: context.timeoutMs, ...(config.settings['baseUrl'] ? { baseUrl: config.settings['baseUrl'] } : {}) };
+  return { name: deliveryName(config), timeoutMs: context.timeoutMs, ...(config.settings['baseUrl'] ? { baseUrl: config.settings['baseUrl'] } : {}) };
 }
 
 /** APNs' `environment` setting: production (the default) or sandbox (development builds); anything else refuses to load. */
@@ -60,7 +68,7 @@ export const VENDOR_BUILDERS: Record<string, Builder> = {
   }),
   'arkesel-sms': (config, credentials, context) => new ArkeselSmsProvider({
     ...common(config, context), credentials: { apiKey: need(credentials, 'apiKey', config) }, senderId: need(config.settings, 'senderId', config),
-    callbackUrl: `${context.publicUrl}/providers/callbacks/arkesel-sms`,
+    callbackUrl: callbackUrl(config, context),
   }),
   'hubtel-sms': (config, credentials, context) => new HubtelSmsProvider({
     ...common(config, context), credentials: { clientId: need(credentials, 'clientId', config), clientSecret: need(credentials, 'clientSecret', config) },
@@ -77,11 +85,11 @@ export const VENDOR_BUILDERS: Record<string, Builder> = {
   'twilio-sms': (config, credentials, context) => new TwilioSmsProvider({
     ...common(config, context), credentials: { accountSid: need(credentials, 'accountSid', config), authToken: need(credentials, 'authToken', config) },
     ...optional(config.settings, 'from'), ...optional(config.settings, 'messagingServiceSid'),
-    statusCallbackUrl: `${context.publicUrl}/providers/callbacks/twilio-sms`,
+    statusCallbackUrl: callbackUrl(config, context),
   }),
   'twilio-voice': (config, credentials, context) => new TwilioVoiceProvider({
     ...common(config, context), credentials: { accountSid: need(credentials, 'accountSid', config), authToken: need(credentials, 'authToken', config) },
-    from: need(config.settings, 'from', config), statusCallbackUrl: `${context.publicUrl}/providers/callbacks/twilio-voice`,
+    from: need(config.settings, 'from', config), statusCallbackUrl: callbackUrl(config, context),
   }),
   'meta-whatsapp': (config, credentials, context) => new MetaWhatsappProvider({
     ...common(config, context), credentials: { accessToken: need(credentials, 'accessToken', config), ...optional(credentials, 'appSecret') },

@@ -10,6 +10,25 @@ export const TENANT_VENDOR_CHANNELS: Readonly<Record<string, Channel>> = {
   'meta-whatsapp': 'WHATSAPP', 'sendgrid-email': 'EMAIL', 'fcm-push': 'PUSH', 'apns-push': 'PUSH', 'expo-push': 'PUSH', 'twilio-voice': 'VOICE', 'africas-talking-voice': 'VOICE',
 };
 
+/** Vendors that report to us by callback (delivery reports, inbound messages): each account has its own callback URL. */
+export const CALLBACK_VENDORS: readonly string[] = [
+  'arkesel-sms', 'africas-talking-sms', 'africas-talking-voice', 'twilio-sms', 'twilio-voice', 'meta-whatsapp', 'sendgrid-email',
+];
+
+/**
+ * The provider name a provider's messages and attempts record (and delivery reports are matched on):
+ * the platform's own name; `<organizationId>/<name>` for an organization's own account. Names cannot
+ * contain '/', so no tenant's name collides with a platform provider's or another tenant's.
+ */
+export function deliveryName(p: Pick<ProviderConfig, 'name' | 'organizationId'>): string {
+  return p.organizationId ? `${p.organizationId}/${p.name}` : p.name;
+}
+
+/** The path of a callback vendor's per-account callback URL (append to PUBLIC_URL), or null for a vendor without callbacks. */
+export function callbackPath(p: Pick<ProviderConfig, 'vendor' | 'callbackId'>): string | null {
+  return p.callbackId && CALLBACK_VENDORS.includes(p.vendor) ? `/providers/callbacks/${p.vendor}/${p.callbackId}` : null;
+}
+
 /** The country of a default route: used for every destination without a specific route. */
 export const DEFAULT_ROUTE = '*';
 
@@ -39,6 +58,12 @@ export interface ProviderConfig {
   organizationId: string | null;
   /** For an organization's own account: whether the platform's providers may deliver when its own accounts fail. */
   platformFallback: boolean;
+  /**
+   * The unguessable id of the provider's callback URL (`/providers/callbacks/<vendor>/<callbackId>`):
+   * only this provider's secret verifies what arrives there (docs/providers.md, "Callback URLs").
+   * Set by the repository; absent on a configuration not stored yet.
+   */
+  callbackId?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -83,6 +108,7 @@ export function vendorAccountView(p: ProviderConfig, latest: ProviderHealthCheck
   return {
     id: p.id, name: p.name, vendor: p.vendor, channel: p.channel, priority: p.priority, active: p.active, countries: p.countries,
     settings: p.settings, hasCredentials: p.hasCredentials, platformFallback: p.platformFallback,
+    deliveryName: deliveryName(p), callbackPath: callbackPath(p),
     health: latest ? healthView(latest) : null, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString(),
   };
 }

@@ -67,4 +67,11 @@ export interface VendorAdapter extends ChannelProvider {
    * INVALID_SIGNATURE) and returns the inbound messages in it (none for a delivery report).
    */
   parseInbound?(callback: InboundCallback): InboundReport[];
+  /**
+   * False when the adapter has nothing to check a callback against (an Africa's Talking account without
+   * `callbackToken`: AT does not sign): such an account takes callbacks only on its own unguessable
+   * callback URL, never on the vendor-wide one, and never another account's. Absent means true (the
+   * adapter throws INVALID_SIGNATURE when it has no secret).
+   */
+  readonly verifiesCallbacks?: boolean;
 }

@@ -32,9 +32,17 @@ export class ApplyDeliveryReport {
   readonly #deps: ApplyDeliveryReportDeps;
   constructor(deps: ApplyDeliveryReportDeps) { this.#deps = deps; }
 
-  async execute(provider: string, report: DeliveryReport, source: string): Promise<Message | null> {
+  /**
+   * `provider`: the provider name the message recorded, or the names of the providers sharing the vendor
+   * account the report came from (the first whose message the vendor id names takes it).
+   */
+  async execute(provider: string | readonly string[], report: DeliveryReport, source: string): Promise<Message | null> {
     const { storage, clock, ids } = this.#deps;
-    const message = await storage.messageStatus.findByProviderRef(provider, report.providerMessageId);
+    let message: Message | null = null;
+    for (const name of typeof provider === 'string' ? [provider] : provider) {
+      message = await storage.messageStatus.findByProviderRef(name, report.providerMessageId);
+      if (message) break;
+    }
     if (!message || RANK[report.status] <= RANK[message.status]) return null;
     const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(message.organizationId, 'message.status.updated') : false;
     const changed = await storage.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { parseInput } from '../../validation.ts';
-import { providerView } from '../../domain/provider.ts';
+import { callbackPath, providerView } from '../../domain/provider.ts';
 import type { AdminActor } from '../admin/admin-actor.ts';
 import { ProviderDefinition } from './configure-providers.ts';
 import { auditProviderChange, checkBuildable, type ProviderAdminDeps } from './provider-admin.ts';
@@ -23,6 +23,6 @@ export class CreateProvider {
     const created = await this.#deps.providers.create(fields, input.credentials ?? null, this.#deps.clock.now());
     await auditProviderChange(this.#deps, admin, 'provider.create', created, { vendor: created.vendor, channel: created.channel, credentials: Object.keys(input.credentials ?? {}) });
     await this.#deps.onChanged?.();
-    return providerView(created, null);
+    return { ...providerView(created, null), callbackPath: callbackPath(created) }; // administrators only: GET /providers (every user) never shows it
   }
 }

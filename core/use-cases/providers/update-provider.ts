@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
-import { providerView } from '../../domain/provider.ts';
+import { callbackPath, providerView } from '../../domain/provider.ts';
 import type { AdminActor } from '../admin/admin-actor.ts';
 import { auditProviderChange, checkBuildable, ProviderPatch, type ProviderAdminDeps } from './provider-admin.ts';
 
@@ -32,6 +32,6 @@ export class UpdateProvider {
     if (!updated) throw new AppError('NOT_FOUND', 'Provider not found');
     await auditProviderChange(this.#deps, admin, 'provider.update', updated, { changed: Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined), credentialsRotated: credentials !== undefined });
     await this.#deps.onChanged?.();
-    return providerView(updated, null);
+    return { ...providerView(updated, null), callbackPath: callbackPath(updated) }; // administrators only: GET /providers (every user) never shows it
   }
 }

@@ -5,6 +5,11 @@ import type { HttpMetrics } from '../metrics.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** A provider's callback id is the secret of its callback URL (docs/providers.md, "Callback URLs"): never logged. */
+export function loggedPath(path: string): string {
+  return path.replace(/^(\/providers\/callbacks\/[^/]+\/)[^/]+/, '$1[redacted]');
+}
+
 /**
  * Gives each request an id (a caller's sane X-Request-Id, or a new UUID) returned as X-Request-Id,
  * logs one structured line per request and records route metrics.
@@ -26,7 +31,7 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): Koa.Middle
       metrics.observe(ctx.method, route, ctx.status, seconds);
       const level = ctx.status >= 500 ? 'error' : 'info';
       if (logger.isLevelEnabled(level)) {
-        ctx.state['log'][level]({ method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+        ctx.state['log'][level]({ method: ctx.method, route, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
       }
     }
   };

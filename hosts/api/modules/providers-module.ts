@@ -36,9 +36,17 @@ export function bindProvidersModule(container: Container): void {
     [MESSAGING.providerRepository, MESSAGING.checkProviderHealth]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (runtime, applyDeliveryReport, config, storage, clock, ids, webhooks, pricing, secrets, fraud, deliver, ownAccounts, metrics) => providerCallbackRoutes({
-      adaptersOf: (vendor) => runtime.adaptersOf(vendor), applyDeliveryReport, publicUrl: config.publicUrl,
-      webhookChallenge: (vendor, query) => runtime.webhookChallenge(vendor, query),
-      findMessage: (provider, id) => storage.messageStatus.findByProviderRef(provider, id),
+      adapterByCallbackId: (vendor, callbackId) => runtime.adapterByCallbackId(vendor, callbackId),
+      platformAdaptersOf: (vendor) => runtime.adaptersOf(vendor).filter((a) => runtime.ownerOf(a) === null),
+      sameOwnerAdapters: (adapter) => runtime.sameOwnerAdapters(adapter), applyDeliveryReport, publicUrl: config.publicUrl,
+      webhookChallenge: (vendor, callbackId, query) => runtime.webhookChallenge(vendor, callbackId, query),
+      findMessage: async (providers, id) => {
+        for (const provider of providers) {
+          const message = await storage.messageStatus.findByProviderRef(provider, id);
+          if (message) return message;
+        }
+        return null;
+      },
       inbound: {
         receive: new ReceiveInboundMessages({ storage, clock, ids, webhooks }), ownerOf: (adapter) => runtime.ownerOf(adapter),
         reply: new ReplyToConversation({ storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts }),

@@ -18,6 +18,7 @@ export function bindVendorAccountsModule(container: Container): void {
       addVendorAccount: new AddVendorAccount(deps), updateVendorAccount: new UpdateVendorAccount(deps), removeVendorAccount: new RemoveVendorAccount(deps),
       listVendorAccounts: new ListVendorAccounts({ providers, ownAccountFee: config.ownAccountFee }),
       testVendorAccount: new TestVendorAccount({ providers, storage, ids, clock, send: (id, message) => runtime.sendThrough(id, message) }),
+      publicUrl: config.publicUrl,
     });
   }, [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock, INFRA.config]).inSingletonScope();
 }

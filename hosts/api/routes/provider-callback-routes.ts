@@ -43,12 +43,12 @@ async function receiveInbound(handling: InboundHandling, adapter: VendorAdapter,
 import type { RouteDefinition } from '../route.ts';
 
 /** For an answered call of a speaking voice vendor: the XML that reads the message out; else null. */
-async function speechFor(adapter: VendorAdapter, callback: InboundCallback, deps: ProviderCallbackDeps): Promise<string | null> {
+async function speechFor(adapter: VendorAdapter, names: readonly string[], callback: InboundCallback, deps: ProviderCallbackDeps): Promise<string | null> {
   const speaking = adapter as Partial<SpeakingAdapter>;
   if (typeof speaking.activeSessionId !== 'function' || typeof speaking.sayXml !== 'function') return null;
   const sessionId = speaking.activeSessionId(callback);
   if (!sessionId) return null;
-  const message = await deps.findMessage(adapter.name, sessionId);
+  const message = await deps.findMessage(names, sessionId);
   return message ? speaking.sayXml(message.body) : null;
 }
 
@@ -59,12 +59,16 @@ interface SpeakingAdapter {
 }
 
 export interface ProviderCallbackDeps {
-  /** Webhook verification handshakes (Meta): the challenge to echo, or null. */
-  webhookChallenge: (vendor: string, query: Record<string, unknown>) => string | null;
-  /** Finds the message a vendor session refers to (the text to speak on answered calls). */
-  findMessage: (provider: string, providerMessageId: string) => Promise<Message | null>;
-  /** Loaded adapters of a vendor key. */
-  adaptersOf: (vendor: string) => VendorAdapter[];
+  /** Webhook verification handshakes (Meta): the challenge to echo, or null; `callbackId` null on the vendor-wide URL. */
+  webhookChallenge: (vendor: string, callbackId: string | null, query: Record<string, unknown>) => string | null;
+  /** Finds the message a vendor session refers to among these providers' messages (the text to speak on answered calls). */
+  findMessage: (providers: readonly string[], providerMessageId: string) => Promise<Message | null>;
+  /** The loaded adapter whose own callback URL carries this id, or null. */
+  adapterByCallbackId: (vendor: string, callbackId: string) => VendorAdapter | null;
+  /** The platform's loaded adapters of a vendor: the only ones the vendor-wide URL serves. */
+  platformAdaptersOf: (vendor: string) => VendorAdapter[];
+  /** Loaded adapters of the vendor of `adapter` with the same owner: those that may share its vendor account. */
+  sameOwnerAdapters: (adapter: VendorAdapter) => VendorAdapter[];
   applyDeliveryReport: ApplyDeliveryReport;
   /** The public base URL vendors call (Twilio signs the full URL). */
   publicUrl: string;
@@ -72,33 +76,65 @@ export interface ProviderCallbackDeps {
   inbound?: InboundHandling;
 }
 
+/** Whether an adapter's secret verifies the callback (its parse does not throw). */
+function verifies(adapter: VendorAdapter, callback: InboundCallback): boolean {
+  try {
+    adapter.parseCallback!(callback);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * POST /providers/callbacks/{vendor}: delivery reports pushed by vendors. No user credentials; the
- * vendor's signature is verified where it signs (401 INVALID_SIGNATURE). With several providers of one
- * vendor (different accounts), the first whose credentials verify the callback takes it.
+ * The adapters a callback may be for (docs/providers.md, "Callback URLs"): on an account's own URL
+ * (`/providers/callbacks/<vendor>/<callbackId>`) that account alone; on the vendor-wide URL the
+ * platform's providers whose callbacks carry something to check (never an organization's account).
+ */
+function candidatesFor(deps: ProviderCallbackDeps, vendor: string, callbackId: string | null): VendorAdapter[] {
+  if (callbackId !== null) {
+    const adapter = deps.adapterByCallbackId(vendor, callbackId);
+    if (!adapter || typeof adapter.parseCallback !== 'function') throw new AppError('NOT_FOUND', 'No provider takes callbacks at this URL');
+    return [adapter];
+  }
+  const adapters = deps.platformAdaptersOf(vendor).filter((a) => typeof a.parseCallback === 'function');
+  if (adapters.length === 0) throw new AppError('NOT_FOUND', 'No provider of this vendor accepts callbacks');
+  const checking = adapters.filter((a) => a.verifiesCallbacks !== false);
+  if (checking.length === 0) throw new AppError('INVALID_SIGNATURE', 'Callbacks of this vendor cannot be authenticated here: configure a callback token or use the account\'s own callback URL');
+  return checking;
+}
+
+/**
+ * POST (Arkesel: GET) /providers/callbacks/{vendor}/{callbackId}: delivery reports and inbound messages
+ * pushed by vendors, bound to the account whose URL it is: only its secret verifies (401
+ * INVALID_SIGNATURE otherwise), and reports are matched only among the messages of the providers of the
+ * same owner whose secret verifies the callback too (one vendor account behind several providers: two
+ * Meta numbers of one app, two Twilio senders). /providers/callbacks/{vendor} (no id) stays for the
+ * platform's providers only.
  */
 export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinition[] {
   // Most vendors POST their reports; Arkesel calls the callback URL with GET and query parameters.
-  return (['POST', 'GET'] as const).map((method): RouteDefinition => ({
-    method, path: '/providers/callbacks/:vendor', custom: true, tag: 'Providers', summary: 'Delivery report callback from a vendor',
+  return (['POST', 'GET'] as const).flatMap((method) => ['/providers/callbacks/:vendor', '/providers/callbacks/:vendor/:callbackId'].map((path): RouteDefinition => ({
+    method, path, custom: true, tag: 'Providers',
+    summary: path.endsWith(':callbackId') ? 'Delivery report or inbound message callback for one provider account' : 'Delivery report callback for the platform\'s providers of a vendor',
     auth: 'none', rawBody: true,
-    responses: { 200: 'Reports applied', 401: 'INVALID_SIGNATURE', 404: 'NOT_FOUND (no provider of this vendor takes callbacks)' },
+    responses: { 200: 'Reports applied', 401: 'INVALID_SIGNATURE', 403: 'FORBIDDEN (webhook verify token does not match)', 404: 'NOT_FOUND (no provider takes callbacks at this URL)' },
     handler: async ({ params, body, headers, koa, query }) => {
+      const vendor = params['vendor'] ?? '';
+      const callbackId = params['callbackId'] ?? null;
       if (method === 'GET' && query['hub.mode'] !== undefined) {
-        const challenge = deps.webhookChallenge(params['vendor'] ?? '', query);
+        const challenge = deps.webhookChallenge(vendor, callbackId, query);
         if (challenge === null) throw new AppError('FORBIDDEN', 'Webhook verification token does not match');
         koa.type = 'text/plain';
         koa.body = challenge;
         return;
       }
-      const adapters = deps.adaptersOf(params['vendor'] ?? '').filter((a) => typeof a.parseCallback === 'function');
-      if (adapters.length === 0) throw new AppError('NOT_FOUND', 'No provider of this vendor accepts callbacks');
-      const callback = {
+      const callback: InboundCallback = {
         url: `${deps.publicUrl}${koa.originalUrl}`, rawBody: body as Buffer, contentType: koa.get('content-type'),
         headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
       };
       let lastError: unknown = new AppError('INVALID_SIGNATURE', 'Callback signature is invalid');
-      for (const adapter of adapters) {
+      for (const adapter of candidatesFor(deps, vendor, callbackId)) {
         let reports;
         let inbound: InboundReport[] = [];
         try {
@@ -108,12 +144,14 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
           if (isAppError(error) && error.code === 'INVALID_SIGNATURE') { lastError = error; continue; }
           throw isAppError(error) ? error : new AppError('VALIDATION_ERROR', 'Unreadable callback body');
         }
+        const sharing = deps.sameOwnerAdapters(adapter).filter((a) => a !== adapter && a.verifiesCallbacks !== false && typeof a.parseCallback === 'function' && verifies(a, callback));
+        const names = [adapter.name, ...sharing.map((a) => a.name)];
         let applied = 0;
-        for (const report of reports) if (await deps.applyDeliveryReport.execute(adapter.name, report, `callback:${adapter.vendor}`)) applied += 1;
-        (koa.state['log'] as { info(o: object, m: string): void }).info({ event: 'provider.dlr', provider: adapter.name, received: reports.length, applied,
+        for (const report of reports) if (await deps.applyDeliveryReport.execute(names, report, `callback:${adapter.vendor}`)) applied += 1;
+        (koa.state['log'] as Log).info({ event: 'provider.dlr', provider: adapter.name, received: reports.length, applied,
           statuses: reports.map((r) => r.status) }, 'delivery reports');
         const received = inbound.length > 0 && deps.inbound ? await receiveInbound(deps.inbound, adapter, inbound, koa.state['log'] as Log) : 0;
-        const speech = await speechFor(adapter, callback, deps);
+        const speech = await speechFor(adapter, names, callback, deps);
         if (speech !== null) {
           koa.type = 'application/xml';
           koa.body = speech;
@@ -124,5 +162,5 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
       }
       throw lastError;
     },
-  }));
+  })));
 }

@@ -36,6 +36,14 @@ describe('ApplyDeliveryReport', () => {
     expect(events.map((e) => [e.status, e.source])).to.deep.equal([['DELIVERED', 'callback:arkesel-sms']]);
   });
 
+  it('matches among the providers sharing one vendor account, and only by their names', async () => {
+    const core = buildCore();
+    const message = await seed(core, 'SENT');
+    const apply = new ApplyDeliveryReport(core);
+    expect(await apply.execute(['org-1/arkesel-gh', 'other'], delivered, 'callback')).to.equal(null);
+    expect((await apply.execute(['first-sender', 'arkesel-gh'], delivered, 'callback'))?.id).to.equal(message.id);
+  });
+
   it('never moves backwards and treats duplicates as no-ops', async () => {
     const core = buildCore();
     const message = await seed(core, 'SENT');

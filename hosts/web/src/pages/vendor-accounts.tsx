@@ -4,7 +4,9 @@ import type { ApiError } from '../api.ts';
 import { Badge, Empty, ErrorBanner, Field, Loading, Notice, Page, Select, Time, toApiError, useAsync, useForm } from '../ui.tsx';
 import { SenderIdsSection } from './sender-ids.tsx';
 
-interface VendorAccount { id: string; name: string; vendor: string; channel: string; priority: number; active: boolean; countries: string[]; platformFallback: boolean; hasCredentials: boolean; createdAt: string }
+interface VendorAccount { id: string; name: string; vendor: string; channel: string; priority: number; active: boolean; countries: string[]; platformFallback: boolean; hasCredentials: boolean; createdAt: string;
+  /** This account's own callback URL, to paste into the vendor's dashboard; null for a vendor without callbacks (docs/providers.md, "Callback URLs"). */
+  callbackUrl: string | null }
 interface VendorAccountList { items: VendorAccount[]; supportedVendors: Record<string, string>; feePerMessage: number; currency: string; limit: number }
 
 /** What each vendor needs, as `key=value` lines (docs/providers.md lists every vendor's credentials and settings). */
@@ -57,17 +59,21 @@ function VendorAccountsSection(): ReactNode {
       <h2 id="vendor-accounts-h">Your own vendor accounts</h2>
       <p>Bring your own Arkesel, Hubtel, mNotify, Termii … account: your sends on its routes go through it first, and the platform charges
         {list.data ? ` ${list.data.currency} ${list.data.feePerMessage.toFixed(2)}` : ' a small fee'} per message instead of its price (the vendor bills you).</p>
+      <p>Vendors that report back (Twilio, Africa’s Talking, Meta WhatsApp, SendGrid) need the account’s own <strong>callback URL</strong> in their dashboard:
+        only that account’s secret is accepted there (Arkesel and Twilio delivery reports are requested with it automatically).</p>
       {note && <Notice kind="success">{note}</Notice>}
       <ErrorBanner error={actionError ?? list.error} />
       {list.loading && !list.data && <Loading />}
       {list.data?.items.length === 0 && <Empty title="No own accounts">Your messages use the platform’s providers.</Empty>}
       {list.data && list.data.items.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Vendor</th><th scope="col">Routes</th><th scope="col">State</th><th scope="col">Platform fallback</th><th scope="col">Added</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Vendor</th><th scope="col">Routes</th><th scope="col">State</th><th scope="col">Platform fallback</th><th scope="col">Callback URL</th><th scope="col">Added</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>{list.data.items.map((a) => (
             <tr key={a.id} data-testid="vendor-account-row">
               <td>{a.name}</td><td><code>{a.vendor}</code> <Badge value={a.channel} /></td><td>{a.countries.join(', ')} · priority {a.priority}</td>
-              <td><Badge value={a.active ? 'active' : 'inactive'} /></td><td>{a.platformFallback ? 'allowed' : 'never'}</td><td><Time value={a.createdAt} /></td>
+              <td><Badge value={a.active ? 'active' : 'inactive'} /></td><td>{a.platformFallback ? 'allowed' : 'never'}</td>
+              <td>{a.callbackUrl ? <code className="callback-url" title="Paste this URL into the vendor's dashboard: only this account's secret is accepted there">{a.callbackUrl}</code> : <span title="This vendor is polled or reports nothing">—</span>}</td>
+              <td><Time value={a.createdAt} /></td>
               <td className="actions">
                 <button type="button" onClick={() => test(a)}>Test</button>
                 <button type="button" onClick={() => void act(() => api.patch(`/vendor-accounts/${encodeURIComponent(a.id)}`, { active: !a.active }), () => `“${a.name}” ${a.active ? 'deactivated' : 'activated'}.`)}>{a.active ? 'Deactivate' : 'Activate'}</button>
