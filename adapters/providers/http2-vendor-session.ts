@@ -111,6 +111,8 @@ function parseJson(text: string): unknown {
 
 /** Only the system or HTTP/2 error code (ECONNREFUSED, ERR_HTTP2_STREAM_ERROR ...), never the error text. */
 function errorCode(error: unknown): string {
+  // A stream cancelled because the egress policy refused the session's address carries that refusal as its cause.
+  if ((error as { cause?: { code?: unknown } } | null)?.cause?.code === 'EGRESS_REFUSED') return 'EGRESS_REFUSED';
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : 'request failed';
 }
