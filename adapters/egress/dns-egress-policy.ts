@@ -71,14 +71,14 @@ export class DnsEgressPolicy implements EgressPolicy {
   }
 
   /** Where to connect for `raw` (`vendor`: an own vendor account's call, null: a webhook), or why not. Never throws. */
-  async target(raw: string, vendor: string | null): Promise<EgressTarget | EgressRefusal> {
+  async target(raw: string, vendor: string | null, timeoutMs = this.#timeoutMs): Promise<EgressTarget | EgressRefusal> {
     const url = parseUrl(raw);
     if (typeof url === 'string') return { reason: url, retryable: false };
     const host = hostOf(url);
     const hostReason = vendor === null ? null : this.#vendorHostReason(vendor, url, host);
     if (hostReason) return { reason: hostReason, retryable: false };
     const trusted = (vendor !== null && this.#operatorOrigins.get(vendor) === url.origin) || this.#privateAllowed(host);
-    const resolved = await this.#addresses(host, trusted);
+    const resolved = await this.#addresses(host, trusted, timeoutMs);
     if ('reason' in resolved) return resolved;
     return { url, host, ...resolved };
   }
@@ -86,7 +86,7 @@ export class DnsEgressPolicy implements EgressPolicy {
   /** One request under the policy: refused before any connection, else sent to the checked address. Never throws. */
   async fetch(raw: string, request: EgressRequest, vendor: string | null): Promise<EgressOutcome> {
     const started = performance.now();
-    const target = await this.target(raw, vendor);
+    const target = await this.target(raw, vendor, Math.min(this.#timeoutMs, request.timeoutMs));
     if ('reason' in target) return { kind: 'refused', refusal: target };
     const remaining = Math.max(1, request.timeoutMs - Math.round(performance.now() - started));
     return requestPinned(target, { ...request, timeoutMs: remaining });
@@ -106,7 +106,7 @@ export class DnsEgressPolicy implements EgressPolicy {
     const trusted = (vendor !== null && this.#operatorOrigins.get(vendor) === url.origin) || this.#privateAllowed(host);
     if (isIP(host) !== 0 && !trusted) { const reason = forbiddenAddressReason(host); if (reason) throw new Error(reason); }
     return (hostname, options, callback) => {
-      this.#addresses(hostname, trusted).then((resolved) => {
+      this.#addresses(hostname, trusted, this.#timeoutMs).then((resolved) => {
         if ('reason' in resolved) return callback(Object.assign(new Error(resolved.reason), { code: 'EGRESS_REFUSED' }), '', 4);
         if (options.all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [resolved]);
         else callback(null, resolved.address, resolved.family);
@@ -127,11 +127,11 @@ export class DnsEgressPolicy implements EgressPolicy {
   }
 
   /** The first of the host's addresses once every one is checked (unless trusted), or why not. */
-  async #addresses(host: string, trusted: boolean): Promise<{ address: string; family: 4 | 6 } | EgressRefusal> {
+  async #addresses(host: string, trusted: boolean, timeoutMs: number): Promise<{ address: string; family: 4 | 6 } | EgressRefusal> {
     let addresses: Array<{ address: string; family: number }>;
     if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }];
     else {
-      try { addresses = await withTimeout(this.#resolve(host), this.#timeoutMs); } catch { return { reason: `${host} could not be resolved`, retryable: true }; }
+      try { addresses = await withTimeout(this.#resolve(host), timeoutMs); } catch { return { reason: `${host} could not be resolved`, retryable: true }; }
     }
     if (addresses.length === 0) return { reason: `${host} could not be resolved`, retryable: true };
     if (!trusted) {

@@ -10,7 +10,16 @@ export interface EgressRequest {
   timeoutMs: number;
   /** At most this much of the answer is read; default 1 MiB. */
   maxBodyBytes?: number;
+  /** Reuse connections (vendor calls); false opens one per request (webhook attempts). */
+  keepAlive?: boolean;
 }
+
+/**
+ * Kept-alive connections for vendor calls. A pooled socket was opened through the pinned `lookup` of the
+ * request that created it, so it is connected to a checked address; a new socket always uses the
+ * current request's. Idle sockets do not hold the process open.
+ */
+const AGENTS = { http: new http.Agent({ keepAlive: true, timeout: 30_000 }), https: new https.Agent({ keepAlive: true, timeout: 30_000 }) };
 
 export interface EgressResponse {
   status: number;
@@ -38,7 +47,7 @@ export function requestPinned(target: { url: URL; host: string; address: string;
     let settled = false;
     const finish = (outcome: Outcome) => { if (!settled) { settled = true; clearTimeout(timer); resolve(outcome); } };
     const req = (secure ? https : http).request(target.url, {
-      method: request.method, headers, lookup, agent: false, ...(secure && isIP(target.host) === 0 ? { servername: target.host } : {}),
+      method: request.method, headers, lookup, agent: request.keepAlive ? (secure ? AGENTS.https : AGENTS.http) : false, ...(secure && isIP(target.host) === 0 ? { servername: target.host } : {}),
     }, (res) => {
       const chunks: Buffer[] = [];
       let read = 0;

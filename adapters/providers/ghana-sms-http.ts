@@ -37,7 +37,7 @@ export async function callVendor(label: string, url: URL, request: VendorRequest
   const elapsed = () => Math.round(performance.now() - started);
   const egress = tenantEgress();
   if (egress) {
-    const outcome = await egress.policy.fetch(url.href, { ...request, timeoutMs }, egress.vendor);
+    const outcome = await egress.policy.fetch(url.href, { ...request, timeoutMs, keepAlive: true }, egress.vendor);
     if (outcome.kind === 'answer') {
       const { response } = outcome;
       return { ok: true, answer: { status: response.status, headers: response.headers, json: parseJson(response.body.toString('utf8')), latencyMs: elapsed() } };
