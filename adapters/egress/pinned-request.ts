@@ -42,7 +42,7 @@ export function requestPinned(target: { url: URL; host: string; address: string;
     else callback(null, target.address, target.family);
   };
   const secure = target.url.protocol === 'https:';
-  const headers = { ...request.headers, ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}) };
+  const headers: Record<string, string> = { 'user-agent': 'Nkra/1.0', ...request.headers, ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}) };
   return new Promise<Outcome>((resolve) => {
     let settled = false;
     const finish = (outcome: Outcome) => { if (!settled) { settled = true; clearTimeout(timer); resolve(outcome); } };
