@@ -22,8 +22,8 @@ export interface DnsEgressPolicyOptions {
   timeoutMs?: number;
 }
 
-/** The URL, its host and the one checked address to connect to. */
-export interface EgressTarget { url: URL; host: string; address: string; family: 4 | 6 }
+/** The URL, its host and the one checked address to connect to; `trusted`: the operator's own origin, nothing to pin. */
+export interface EgressTarget { url: URL; host: string; address: string; family: 4 | 6; trusted: boolean }
 /** Why not: `retryable` for a host that could not be resolved now, not for a refused one. */
 export interface EgressRefusal { reason: string; retryable: boolean }
 
@@ -77,10 +77,10 @@ export class DnsEgressPolicy implements EgressPolicy {
     const host = hostOf(url);
     const hostReason = vendor === null ? null : this.#vendorHostReason(vendor, url, host);
     if (hostReason) return { reason: hostReason, retryable: false };
-    const trusted = (vendor !== null && this.#operatorOrigins.get(vendor) === url.origin) || this.#privateAllowed(host);
-    const resolved = await this.#addresses(host, trusted, timeoutMs);
+    const operator = vendor !== null && this.#operatorOrigins.get(vendor) === url.origin;
+    const resolved = await this.#addresses(host, operator || this.#privateAllowed(host), timeoutMs);
     if ('reason' in resolved) return resolved;
-    return { url, host, ...resolved };
+    return { url, host, ...resolved, trusted: operator };
   }
 
   /** One request under the policy: refused before any connection, else sent to the checked address. Never throws. */

@@ -32,10 +32,10 @@ type Outcome = { kind: 'answer'; response: EgressResponse } | { kind: 'timeout' 
 
 /**
  * One request over node:http(s) to an address already checked by the policy: the `lookup` returns that
- * address (no second DNS answer), TLS still verifies the certificate for the host name, redirects are
+ * address (no second DNS answer; a trusted host is not pinned), TLS still verifies the certificate for the host name, redirects are
  * not followed (a 3xx is the answer), the body is capped and the whole exchange bounded. Never throws.
  */
-export function requestPinned(target: { url: URL; host: string; address: string; family: 4 | 6 }, request: EgressRequest): Promise<Outcome> {
+export function requestPinned(target: { url: URL; host: string; address: string; family: 4 | 6; trusted: boolean }, request: EgressRequest): Promise<Outcome> {
   const cap = request.maxBodyBytes ?? 1024 * 1024;
   const lookup: LookupFunction = (_host, options, callback) => {
     if (options.all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
@@ -47,7 +47,8 @@ export function requestPinned(target: { url: URL; host: string; address: string;
     let settled = false;
     const finish = (outcome: Outcome) => { if (!settled) { settled = true; clearTimeout(timer); resolve(outcome); } };
     const req = (secure ? https : http).request(target.url, {
-      method: request.method, headers, lookup, agent: request.keepAlive ? (secure ? AGENTS.https : AGENTS.http) : false, ...(secure && isIP(target.host) === 0 ? { servername: target.host } : {}),
+      // A trusted host (the operator's) resolves as usual, with node's IPv4/IPv6 fallback (localhost answering ::1 first).
+      method: request.method, headers, ...(target.trusted ? {} : { lookup }), agent: request.keepAlive ? (secure ? AGENTS.https : AGENTS.http) : false, ...(secure && isIP(target.host) === 0 ? { servername: target.host } : {}),
     }, (res) => {
       const chunks: Buffer[] = [];
       let read = 0;
