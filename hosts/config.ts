@@ -51,8 +51,11 @@ export interface Config {
   databasePoolSize: number;
   /** DATABASE_PREPARED_STATEMENTS: false for a transaction-mode pooler that cannot route named prepared statements (PgBouncer < 1.21). */
   databasePreparedStatements: boolean;
-  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: webhook URLs may point at private addresses (development and tests only). */
-  webhookAllowPrivateAddresses: boolean;
+  /**
+   * EGRESS_ALLOW_PRIVATE_HOSTS: hosts (or `*`) whose private addresses tenant-influenced connections (webhooks,
+   * own vendor accounts) may reach; development and tests only, refused in production (docs/security.md).
+   */
+  egressAllowPrivateHosts: string[];
   /** Billing (docs/billing.md): the payment gateway, top-up limits in pesewas, the low-balance alert threshold in pesewas (0: off). */
   paymentGateway: 'sandbox' | 'paystack' | 'none';
   paystackSecretKey: string | undefined;
@@ -118,6 +121,8 @@ const EnvSchema = v.object({
   PROVIDER_CIRCUIT_COOLDOWN_MS: v.optional(intIn(1_000, 600_000), '30000'),
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
   DATABASE_PREPARED_STATEMENTS: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'true'),
+  EGRESS_ALLOW_PRIVATE_HOSTS: v.optional(v.pipe(v.string(), v.regex(/^\s*$|^\s*(\*|[A-Za-z0-9.:\[\]_-]+)(\s*,\s*[A-Za-z0-9.:\[\]_-]+)*\s*$/, 'must be * or comma-separated host names or IP addresses')), ''),
+  /** Deprecated: `true` is EGRESS_ALLOW_PRIVATE_HOSTS=*. */
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'paystack', 'none'], 'must be sandbox, paystack or none')),
   PAYSTACK_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^sk_(test|live)_\S+$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'))),
@@ -166,7 +171,8 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
   let encryptionKey = e.ENCRYPTION_KEY;
   if (e.NODE_ENV === 'production') {
     const missing = [!jwtSecret && 'JWT_SECRET: is required in production', !encryptionKey && 'ENCRYPTION_KEY: is required in production',
-      e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' && 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES: must not be true in production (webhooks could reach internal services)'].filter((x): x is string => Boolean(x));
+      e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' && 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES: must not be true in production (webhooks could reach internal services)',
+      e.EGRESS_ALLOW_PRIVATE_HOSTS.trim() !== '' && 'EGRESS_ALLOW_PRIVATE_HOSTS: must be empty in production (tenants could reach internal services)'].filter((x): x is string => Boolean(x));
     if (missing.length > 0) throw new ConfigError(missing);
   } else if (!jwtSecret || !encryptionKey) {
     const kept = await keptSecrets(dataDir);
@@ -190,7 +196,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     fraudRecipientPerHour: e.FRAUD_RECIPIENT_PER_HOUR, fraudNewTenantDays: e.FRAUD_NEW_TENANT_DAYS,
     fraudNewTenantPerHour: e.FRAUD_NEW_TENANT_PER_HOUR, deliveryMaxAttempts: e.DELIVERY_MAX_ATTEMPTS,
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databaseListenUrl: e.DATABASE_LISTEN_URL, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE, databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
-    webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
+    egressAllowPrivateHosts: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' ? ['*'] : e.EGRESS_ALLOW_PRIVATE_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
     importMaxBytes: e.IMPORT_MAX_BYTES,
     ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',
     inboxStreamsPerSubscriber: e.INBOX_STREAMS_PER_SUBSCRIBER, inboxStreamsMax: e.INBOX_STREAMS_MAX,

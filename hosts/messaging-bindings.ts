@@ -30,7 +30,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { ProviderRuntime } from './provider-runtime.ts';
 import { INFRA, token } from './tokens.ts';
-import { bindWebhooks, WEBHOOKS } from './webhook-bindings.ts';
+import { bindWebhooks, EGRESS, WEBHOOKS } from './webhook-bindings.ts';
 
 export const MESSAGING = {
   providerRepository: token<ProviderRepository>('messaging.ProviderRepository'),
@@ -77,8 +77,8 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
   if (overrides.runtime) container.bind(MESSAGING.runtime).toConstantValue(overrides.runtime);
-  else container.bind(MESSAGING.runtime).toResolvedValue((repository, telemetry) => new ProviderRuntime(repository, config, logger, telemetry),
-    [MESSAGING.providerRepository, MESSAGING.telemetry]).inSingletonScope();
+  else container.bind(MESSAGING.runtime).toResolvedValue((repository, telemetry, egress) => new ProviderRuntime(repository, config, logger, telemetry, egress),
+    [MESSAGING.providerRepository, MESSAGING.telemetry, EGRESS]).inSingletonScope();
   container.bind(MESSAGING.telemetry).toConstantValue(overrides.telemetry ?? new ProviderTelemetry(logger));
   // IN_APP is delivered by the inbox itself (docs/inbox.md), whatever vendor directory is in use.
   const inApp = (inner: ProviderDirectory, storage: Storage, ids: IdGenerator, clock: Clock) => new InAppProviderDirectory(inner, new InAppInboxProvider({ storage, ids, clock }));

@@ -13,6 +13,8 @@ import type { ProviderObserver } from '../adapters/providers/provider-observer.t
 import { RoutedProviderDirectory, type RoutedEntry } from '../adapters/providers/routed-provider-directory.ts';
 import { SandboxProvider } from '../adapters/providers/sandbox-provider.ts';
 import { createVendorAdapter, isVendorAdapter } from '../adapters/providers/vendor-factory.ts';
+import { DnsEgressPolicy } from '../adapters/egress/dns-egress-policy.ts';
+import { TenantVendorAdapter } from '../adapters/egress/tenant-vendor-adapter.ts';
 import { verifyChallenge } from '../adapters/providers/meta-whatsapp.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -34,12 +36,15 @@ export class ProviderRuntime {
   #version: string | null = null;
 
   readonly #observer: ProviderObserver | undefined;
+  /** The egress policy organizations' own accounts connect through (docs/security.md); the platform's providers are the operator's and connect directly. */
+  readonly egress: DnsEgressPolicy;
 
-  constructor(repository: ProviderRepository, config: Config, logger: Logger, observer?: ProviderObserver) {
+  constructor(repository: ProviderRepository, config: Config, logger: Logger, observer?: ProviderObserver, egress?: DnsEgressPolicy) {
     this.#repository = repository;
     this.#config = config;
     this.#logger = logger;
     this.#observer = observer;
+    this.egress = egress ?? new DnsEgressPolicy({ allowPrivateHosts: config.egressAllowPrivateHosts, vendorBaseUrls: config.vendorBaseUrls });
   }
 
   /**
@@ -65,7 +70,7 @@ export class ProviderRuntime {
       const previous = this.#built.get(config.id);
       try {
         const kept = previous?.stamp === stamp ? previous : null;
-        const adapter = kept ? null : createVendorAdapter(this.#withBaseUrl(config), credentials, this.#factoryContext());
+        const adapter = kept ? null : this.#build(config, credentials);
         const entry = kept?.entry ?? { config, provider: new GuardedProvider(adapter!, {
           breaker: { ...DEFAULT_BREAKER_POLICY, cooldownMs: this.#config.providerCircuitCooldownMs },
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
@@ -125,6 +130,12 @@ export class ProviderRuntime {
     const { baseUrl: _ignored, ...settings } = config.settings;
     const operatorUrl = this.#config.vendorBaseUrls[config.vendor];
     return { ...config, settings: operatorUrl ? { ...settings, baseUrl: operatorUrl } : settings };
+  }
+
+  /** The adapter of a stored configuration; an organization's own account behind the egress policy (TenantVendorAdapter). */
+  #build(config: ProviderConfig, credentials: Record<string, string>) {
+    const adapter = createVendorAdapter(this.#withBaseUrl(config), credentials, this.#factoryContext());
+    return config.organizationId && isVendorAdapter(adapter) ? new TenantVendorAdapter(adapter, { policy: this.egress }) : adapter;
   }
 
   /** The circuit breaker state of a loaded provider as this process sees it (each process keeps its own); null when not loaded. */

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import { CachedWebhookSubscriptions } from '../adapters/cache/cached-webhook-subscriptions.ts';
 import { AesGcmCredentialCipher } from '../adapters/security/aes-gcm-credential-cipher.ts';
+import { DnsEgressPolicy } from '../adapters/egress/dns-egress-policy.ts';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.ts';
 import type { CredentialCipher } from '../core/ports/credential-cipher.ts';
 import type { WebhookSender } from '../core/ports/webhook-sender.ts';
@@ -16,9 +17,13 @@ export const WEBHOOKS = {
   attemptDeps: token<WebhookAttemptDeps>('webhooks.AttemptDeps'),
 } as const;
 
-/** What both hosts need for webhooks: the SSRF-guarded sender, the secret cipher, the subscription cache. */
+/** The one egress policy for every tenant-influenced outbound connection: webhooks and own vendor accounts (docs/security.md). */
+export const EGRESS = token<DnsEgressPolicy>('egress.Policy');
+
+/** What both hosts need for webhooks: the egress policy and the sender guarded by it, the secret cipher, the subscription cache. */
 export function bindWebhooks(container: Container, config: Config): void {
-  container.bind(WEBHOOKS.sender).toConstantValue(new HttpWebhookSender({ allowPrivateAddresses: config.webhookAllowPrivateAddresses }));
+  container.bind(EGRESS).toConstantValue(new DnsEgressPolicy({ allowPrivateHosts: config.egressAllowPrivateHosts, vendorBaseUrls: config.vendorBaseUrls }));
+  container.bind(WEBHOOKS.sender).toResolvedValue((egress) => new HttpWebhookSender({ egress }), [EGRESS]).inSingletonScope();
   container.bind(WEBHOOKS.cipher).toConstantValue(new AesGcmCredentialCipher(config.encryptionKey));
   container.bind(WEBHOOKS.subscriptions).toResolvedValue((storage) => new CachedWebhookSubscriptions(() => storage.webhookEndpoints), [INFRA.storage]).inSingletonScope();
   container.bind(WEBHOOKS.attemptDeps).toResolvedValue((storage, sender, cipher, clock, email, subscriptions) => ({ storage, sender, cipher, clock, email, subscriptions }),

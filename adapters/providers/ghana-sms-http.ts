@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import type { ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth } from '../../core/ports/vendor-adapter.ts';
+import { tenantEgress } from '../egress/tenant-egress-scope.ts';
 
 /**
  * HTTP plumbing shared by the Ghanaian SMS adapters (Arkesel, Hubtel, mNotify): one call with a
@@ -26,10 +27,28 @@ export interface VendorRequest {
   body?: string;
 }
 
-/** One HTTP call with a timeout covering the whole exchange. Never throws. */
+/**
+ * One HTTP call with a timeout covering the whole exchange. Never throws. An own vendor account's call
+ * (tenant-egress-scope.ts) goes through the egress policy: host allow-list, checked and pinned address,
+ * no redirects; a refusal fails permanently with ENDPOINT_REFUSED before any connection.
+ */
 export async function callVendor(label: string, url: URL, request: VendorRequest, timeoutMs: number): Promise<VendorCall> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const egress = tenantEgress();
+  if (egress) {
+    const outcome = await egress.policy.fetch(url.href, { ...request, timeoutMs, keepAlive: true }, egress.vendor);
+    if (outcome.kind === 'answer') {
+      const { response } = outcome;
+      return { ok: true, answer: { status: response.status, headers: response.headers, json: parseJson(response.body.toString('utf8')), latencyMs: elapsed() } };
+    }
+    const failure = outcome.kind === 'refused'
+      ? (outcome.refusal.retryable ? vendorFailure(true, 'VENDOR_UNAVAILABLE', `${label}: ${outcome.refusal.reason}`)
+        : vendorFailure(false, 'ENDPOINT_REFUSED', `${label}: endpoint refused by the egress policy (${outcome.refusal.reason})`))
+      : outcome.kind === 'timeout' ? vendorFailure(true, 'TIMEOUT', `${label}: no answer within ${timeoutMs} ms`)
+        : vendorFailure(true, 'VENDOR_UNAVAILABLE', `${label}: network error (${outcome.code})`);
+    return { ok: false, failure, latencyMs: elapsed() };
+  }
   try {
     const response = await fetch(url, { ...request, signal: AbortSignal.timeout(timeoutMs) });
     const text = await response.text();

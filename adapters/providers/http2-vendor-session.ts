@@ -1,4 +1,6 @@
 import http2 from 'node:http2';
+import type { LookupFunction } from 'node:net';
+import { tenantEgress } from '../egress/tenant-egress-scope.ts';
 import { vendorFailure, type VendorCall } from './ghana-sms-http.ts';
 
 /**
@@ -7,6 +9,7 @@ import { vendorFailure, type VendorCall } from './ghana-sms-http.ts';
  * Every request has a timeout covering the connection and the whole exchange. Never throws; failures
  * carry only system error codes, never URLs, headers or bodies (which hold the bearer token).
  * `http://` origins speak cleartext HTTP/2 (h2c, for local fakes); `https://` negotiate h2 over TLS.
+ * An own vendor account's session connects through the egress policy (tenant-egress-scope.ts).
  */
 export class Http2VendorSession {
   readonly #origin: string;
@@ -32,13 +35,23 @@ export class Http2VendorSession {
         clearTimeout(timer);
         resolve(call);
       };
-      const failed = (code: string) => finish({ ok: false, failure: vendorFailure(true, 'VENDOR_UNAVAILABLE', `${this.#label}: network error (${code})`), latencyMs: elapsed() });
+      const failed = (code: string) => finish({ ok: false, latencyMs: elapsed(), failure: code === 'EGRESS_REFUSED'
+        ? vendorFailure(false, 'ENDPOINT_REFUSED', `${this.#label}: endpoint refused by the egress policy (non-public address)`)
+        : vendorFailure(true, 'VENDOR_UNAVAILABLE', `${this.#label}: network error (${code})`) });
       timer = setTimeout(() => {
         stream?.close(http2.constants.NGHTTP2_CANCEL);
         finish({ ok: false, failure: vendorFailure(true, 'TIMEOUT', `${this.#label}: no answer within ${timeoutMs} ms`), latencyMs: elapsed() });
       }, timeoutMs);
+      const egress = tenantEgress();
+      let lookup: LookupFunction | undefined;
       try {
-        stream = this.#current().request(headers);
+        lookup = egress ? egress.policy.connectLookup(this.#origin, egress.vendor) : undefined;
+      } catch (refusal) {
+        finish({ ok: false, latencyMs: elapsed(), failure: vendorFailure(false, 'ENDPOINT_REFUSED', `${this.#label}: endpoint refused by the egress policy (${(refusal as Error).message})`) });
+        return;
+      }
+      try {
+        stream = this.#current(lookup).request(headers);
       } catch (error) {
         this.#drop(this.#session);
         failed(errorCode(error));
@@ -72,10 +85,10 @@ export class Http2VendorSession {
     return new Promise((resolve) => session.close(() => resolve()));
   }
 
-  #current(): http2.ClientHttp2Session {
+  #current(lookup: LookupFunction | undefined): http2.ClientHttp2Session {
     const existing = this.#session;
     if (existing && !existing.closed && !existing.destroyed) return existing;
-    const session = http2.connect(this.#origin);
+    const session = lookup ? http2.connect(this.#origin, { lookup }) : http2.connect(this.#origin);
     // Errors also reach the streams in flight; the session is only dropped so the next request reconnects.
     session.on('error', () => this.#drop(session));
     session.on('goaway', () => this.#drop(session));
@@ -98,6 +111,8 @@ function parseJson(text: string): unknown {
 
 /** Only the system or HTTP/2 error code (ECONNREFUSED, ERR_HTTP2_STREAM_ERROR ...), never the error text. */
 function errorCode(error: unknown): string {
+  // A stream cancelled because the egress policy refused the session's address carries that refusal as its cause.
+  if ((error as { cause?: { code?: unknown } } | null)?.cause?.code === 'EGRESS_REFUSED') return 'EGRESS_REFUSED';
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : 'request failed';
 }

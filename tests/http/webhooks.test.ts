@@ -151,7 +151,7 @@ describe('HTTP: /webhook-endpoints refuses private addresses (SSRF)', function (
   let app: TestApp;
   let owner: TestTenant;
   before(async () => {
-    app = await startTestApp({ config: { webhookAllowPrivateAddresses: false } });
+    app = await startTestApp({ config: { egressAllowPrivateHosts: [] } });
     owner = await registerTenant(app.api, 'ssrf');
   });
   after(async () => { await app.close(); });

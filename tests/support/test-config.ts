@@ -9,7 +9,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     loginLimitPerEmail: 10, loginLimitPerIp: 1000, adminEmail: undefined, adminPassword: undefined,
     fraudRecipientPerHour: 20, fraudNewTenantDays: 7, fraudNewTenantPerHour: 200, deliveryMaxAttempts: 6, providersFile: undefined, providerTimeoutMs: 2_000, databaseListenUrl: undefined, providerCircuitCooldownMs: 30_000, databasePoolSize: 10, databasePreparedStatements: true,
     passwordResetTtlMinutes: 30, passwordResetLimitPerEmail: 5, passwordResetLimitPerIp: 1000,
-    webhookAllowPrivateAddresses: true,
+    // Webhook receivers and fakes listen on loopback; never widens a vendor's host allow-list (docs/security.md).
+    egressAllowPrivateHosts: ['127.0.0.1', 'localhost', '::1'],
     paymentGateway: 'sandbox', paystackSecretKey: undefined, paystackBaseUrl: 'https://api.paystack.co', paymentGatewayTimeoutMs: 2_000,
     paymentCallbackUrl: 'http://localhost:3000/', topUpLimits: { min: 2_500, max: 5_000_000, presets: [2_500, 5_000, 10_000, 25_000, 50_000, 100_000] }, lowBalanceThreshold: 1_000,
     importMaxBytes: 20 * 1024 * 1024,

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { TENANT_VENDOR_CHANNELS, type ProviderConfig } from '../../domain/provider.ts';
+import { tenantEndpoints } from '../../domain/vendor-endpoints.ts';
+import type { EgressPolicy } from '../../ports/egress-policy.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { ProviderFields, ProviderRepository } from '../../ports/provider-repository.ts';
@@ -28,8 +30,8 @@ export const VENDOR_ACCOUNT_FIELDS = {
   platformFallback: v.boolean('must be true or false'),
 };
 
-/** The same ports as the platform's provider administration. */
-export type VendorAccountDeps = ProviderAdminDeps;
+/** The same ports as the platform's provider administration, and the egress policy URLs inside credentials are held to. */
+export type VendorAccountDeps = ProviderAdminDeps & { egress: Pick<EgressPolicy, 'checkVendorUrl'> };
 
 export interface MemberScope { organizationId: string; userId: string }
 
@@ -40,8 +42,15 @@ export function tenantVendorChannel(vendor: string) {
   return channel;
 }
 
-/** Refuses a configuration that does not build (missing credential or setting), naming the field. */
+/**
+ * Refuses a configuration that does not build (missing credential or setting), or that names an endpoint
+ * the egress policy forbids (an FCM `token_uri` off Google's hosts, a private address: SSRF), naming the field.
+ */
 export function checkAccountBuildable(deps: VendorAccountDeps, fields: ProviderFields, credentials: Record<string, string>, current: ProviderConfig | null): void {
+  for (const endpoint of tenantEndpoints(fields.vendor, credentials)) {
+    const reason = deps.egress.checkVendorUrl(fields.vendor, endpoint.url);
+    if (reason) throw fieldError(endpoint.field, `${endpoint.path}: ${reason}`);
+  }
   const now = deps.clock.now();
   const problem = deps.check({ id: current?.id ?? 'new', ...fields, hasCredentials: Object.keys(credentials).length > 0, createdAt: current?.createdAt ?? now, updatedAt: now }, credentials);
   if (problem) throw fieldError(/credential/i.test(problem) ? 'credentials' : 'settings', problem.replace(/^provider \S+: /, ''));

@@ -13,7 +13,7 @@ import { API } from '../tokens.ts';
 /** Organizations' own vendor accounts: stored with the providers, routed first for their owner's sends. */
 export function bindVendorAccountsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue((providers, runtime, storage, ids, clock, config) => {
-    const deps: VendorAccountDeps = { providers, storage, ids, clock, check: (c, credentials) => runtime.check(c, credentials), onChanged: () => runtime.reload() };
+    const deps: VendorAccountDeps = { providers, storage, ids, clock, check: (c, credentials) => runtime.check(c, credentials), egress: runtime.egress, onChanged: () => runtime.reload() };
     return vendorAccountRoutes({
       addVendorAccount: new AddVendorAccount(deps), updateVendorAccount: new UpdateVendorAccount(deps), removeVendorAccount: new RemoveVendorAccount(deps),
       listVendorAccounts: new ListVendorAccounts({ providers, ownAccountFee: config.ownAccountFee }),

@@ -52,7 +52,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   const config = await loadConfig({
     NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'silent',
     ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PAYMENT_GATEWAY: 'sandbox', WORKER_CONCURRENCY: '2',
-    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the webhook step's receiver listens on 127.0.0.1
+    EGRESS_ALLOW_PRIVATE_HOSTS: '127.0.0.1,localhost', // the webhook step's receiver listens on 127.0.0.1
     // Marketing sends (campaigns, opt-out links) must not depend on the hour the suite runs at: after 19:00 in Accra
     // they would wait for 08:00. Send windows are tested under a fake clock (tests/unit/consent/send-windows.test.ts).
     SEND_WINDOWS: 'off',

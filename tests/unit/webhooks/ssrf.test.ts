@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { forbiddenAddressReason } from '../../../adapters/webhooks/address-policy.ts';
+import { forbiddenAddressReason } from '../../../adapters/egress/address-policy.ts';
+import { DnsEgressPolicy } from '../../../adapters/egress/dns-egress-policy.ts';
 import { HttpWebhookSender } from '../../../adapters/webhooks/http-webhook-sender.ts';
 import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 
@@ -9,7 +10,7 @@ const request = (url: string) => ({ url, body: '{"id":"e1"}', kind: 'contact.opt
 
 describe('Webhook SSRF protection (HttpWebhookSender)', function () {
   this.timeout(15_000);
-  const strict = new HttpWebhookSender({ allowPrivateAddresses: false, timeoutMs: 2_000 });
+  const strict = new HttpWebhookSender({ egress: new DnsEgressPolicy(), timeoutMs: 2_000 });
 
   const table: Array<[string, RegExp]> = [
     ['http://127.0.0.1/', /127\.0\.0\.1.*private, loopback/],
@@ -45,13 +46,13 @@ describe('Webhook SSRF protection (HttpWebhookSender)', function () {
     let lookups = 0;
     const answers = ['127.0.0.1', '10.9.9.9'];
     // A rebinding DNS: a first answer, then another. Only the first (checked) one may be used.
-    const sender = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 2_000, resolve: async () => [{ address: answers[lookups++] ?? '10.9.9.9', family: 4 }] });
+    const sender = new HttpWebhookSender({ egress: new DnsEgressPolicy({ allowPrivateHosts: ['*'], resolve: async () => [{ address: answers[lookups++] ?? '10.9.9.9', family: 4 }] }), timeoutMs: 2_000 });
     try {
       const result = await sender.post(request(`http://hooks.rebind.test:${port}/x`));
       expect(result).to.include({ ok: true, statusCode: 200 });
       expect(lookups).to.equal(1);
       expect(receiver.received[0]!.headers.host).to.equal(`hooks.rebind.test:${port}`);
-      const strictRebind = new HttpWebhookSender({ allowPrivateAddresses: false, resolve: async () => [{ address: '8.8.8.8', family: 4 }, { address: '127.0.0.1', family: 4 }] });
+      const strictRebind = new HttpWebhookSender({ egress: new DnsEgressPolicy({ resolve: async () => [{ address: '8.8.8.8', family: 4 }, { address: '127.0.0.1', family: 4 }] }) });
       expect(await strictRebind.checkTarget('https://mixed.example/')).to.match(/mixed\.example resolves to 127\.0\.0\.1/);
     } finally {
       await receiver.close();
@@ -63,7 +64,7 @@ describe('Webhook SSRF protection (HttpWebhookSender)', function () {
     const redirector = http.createServer((_req, res) => { res.writeHead(302, { location: internal.url }); res.end(); });
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     try {
-      const lenient = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 2_000 }); // to reach the local redirector at all
+      const lenient = new HttpWebhookSender({ egress: new DnsEgressPolicy({ allowPrivateHosts: ['127.0.0.1'] }), timeoutMs: 2_000 }); // to reach the local redirector at all
       const result = await lenient.post(request(`http://127.0.0.1:${(redirector.address() as AddressInfo).port}/`));
       expect(result).to.include({ ok: false, statusCode: 302, error: 'HTTP 302' });
       expect(internal.received).to.have.length(0);
@@ -84,7 +85,7 @@ describe('Webhook SSRF protection (HttpWebhookSender)', function () {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const sender = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 300 });
+      const sender = new HttpWebhookSender({ egress: new DnsEgressPolicy({ allowPrivateHosts: ['127.0.0.1'] }), timeoutMs: 300 });
       const big = await sender.post(request(`${base}/big`));
       expect(big).to.include({ ok: true, statusCode: 200 });
       expect(bytesWritten).to.be.below(10 * 1024 * 1024);

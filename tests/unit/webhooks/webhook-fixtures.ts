@@ -1,5 +1,6 @@
 import { CachedWebhookSubscriptions } from '../../../adapters/cache/cached-webhook-subscriptions.ts';
 import { AesGcmCredentialCipher } from '../../../adapters/security/aes-gcm-credential-cipher.ts';
+import { DnsEgressPolicy } from '../../../adapters/egress/dns-egress-policy.ts';
 import { HttpWebhookSender } from '../../../adapters/webhooks/http-webhook-sender.ts';
 import type { OutboundEvent, OutboundEventKind } from '../../../core/domain/outbound-event.ts';
 import { newOrganization } from '../../../core/domain/organization.ts';
@@ -21,7 +22,7 @@ export async function buildWebhooks() {
   await core.storage.users.insert({ id: ownerId, email: 'owner@kente.example', passwordHash: 'x', firstName: 'Ama', lastName: 'Mensah', platformRole: null, createdAt: now });
   await core.storage.memberships.insert({ id: core.ids.next(), organizationId, userId: ownerId, role: 'TENANT_OWNER', createdAt: now });
   const cipher = new AesGcmCredentialCipher('1'.repeat(64));
-  const sender = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 2_000, now: () => core.clock.now().getTime() });
+  const sender = new HttpWebhookSender({ egress: new DnsEgressPolicy({ allowPrivateHosts: ['127.0.0.1', 'localhost'] }), timeoutMs: 2_000, now: () => core.clock.now().getTime() });
   const subscriptions = new CachedWebhookSubscriptions(() => core.storage.webhookEndpoints, 60_000);
   const deps: WebhookAttemptDeps = { storage: core.storage, sender, cipher, clock: core.clock, email: core.email, subscriptions };
   const create = new CreateWebhookEndpoint({ ...deps, ids: core.ids, secrets: core.secrets });

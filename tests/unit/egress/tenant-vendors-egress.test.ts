@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
+import { DnsEgressPolicy } from '../../../adapters/egress/dns-egress-policy.ts';
+import { TenantVendorAdapter } from '../../../adapters/egress/tenant-vendor-adapter.ts';
+import { createVendorAdapter, isVendorAdapter } from '../../../adapters/providers/vendor-factory.ts';
+import { TENANT_VENDOR_CHANNELS, type ProviderConfig } from '../../../core/domain/provider.ts';
+import { VENDOR_HOSTS } from '../../../core/domain/vendor-endpoints.ts';
+import { makeTestServiceAccount } from '../../support/fake-vendors/fcm.ts';
+
+const apnsKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const SETUP: Record<string, { credentials: Record<string, string>; settings?: Record<string, string>; to: string }> = {
+  'arkesel-sms': { credentials: { apiKey: 'k' }, settings: { senderId: 'ACME' }, to: '+233241234567' },
+  'hubtel-sms': { credentials: { clientId: 'c', clientSecret: 's' }, settings: { from: 'ACME' }, to: '+233241234567' },
+  'mnotify-sms': { credentials: { apiKey: 'k' }, settings: { senderId: 'ACME' }, to: '+233241234567' },
+  'termii-sms': { credentials: { apiKey: 'k' }, settings: { senderId: 'ACME' }, to: '+2348012345678' },
+  'africas-talking-sms': { credentials: { username: 'u', apiKey: 'k' }, to: '+254712345678' },
+  'africas-talking-voice': { credentials: { username: 'u', apiKey: 'k' }, settings: { from: '+254711082000' }, to: '+254712345678' },
+  'twilio-sms': { credentials: { accountSid: `AC${'0'.repeat(32)}`, authToken: 't' }, settings: { from: '+15005550006' }, to: '+233241234567' },
+  'twilio-voice': { credentials: { accountSid: `AC${'0'.repeat(32)}`, authToken: 't' }, settings: { from: '+15005550006' }, to: '+233241234567' },
+  'meta-whatsapp': { credentials: { accessToken: 't' }, settings: { phoneNumberId: '1234567890' }, to: '+233241234567' },
+  'sendgrid-email': { credentials: { apiKey: 'SG.k' }, settings: { from: 'no-reply@example.com' }, to: 'ama@example.com' },
+  'fcm-push': { credentials: { serviceAccountJson: makeTestServiceAccount('https://oauth2.googleapis.com/token').json }, to: `fcm-instance-id:APA91b${'x7Yq'.repeat(36)}` },
+  'apns-push': { credentials: { privateKey: apnsKey, keyId: 'ABC123DEFG', teamId: 'TEAM123456' }, settings: { topic: 'gh.example.app' }, to: 'ab'.repeat(32) },
+  'expo-push': { credentials: {}, to: 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' },
+};
+
+/**
+ * Every vendor an organization may bring talks to its vendor's default endpoint through the egress
+ * policy, and that endpoint is on the vendor's allow-list: with DNS answering the metadata address,
+ * each own account's send is refused before connecting ("resolves to", not "is not a host").
+ */
+describe('Own vendor accounts of every supported vendor connect through the egress policy', function () {
+  this.timeout(20_000);
+  const policy = new DnsEgressPolicy({ resolve: async () => [{ address: '169.254.169.254', family: 4 }], allowPrivateHosts: ['127.0.0.1'] });
+
+  it('covers every tenant vendor', () => {
+    expect(Object.keys(SETUP).sort()).to.deep.equal(Object.keys(TENANT_VENDOR_CHANNELS).sort());
+    for (const vendor of Object.keys(TENANT_VENDOR_CHANNELS)) expect(VENDOR_HOSTS[vendor], vendor).to.be.an('array').that.is.not.empty;
+  });
+
+  for (const [vendor, setup] of Object.entries(SETUP)) {
+    it(`${vendor}: refused at the connection, its default host allowed but its address checked`, async () => {
+      const config: ProviderConfig = {
+        id: 'p1', name: `own-${vendor}`, vendor, channel: TENANT_VENDOR_CHANNELS[vendor]!, priority: 1, active: true, countries: ['*'], settings: setup.settings ?? {},
+        hasCredentials: true, organizationId: 'org-1', platformFallback: true, createdAt: new Date(), updatedAt: new Date(),
+      };
+      const inner = createVendorAdapter(config, setup.credentials, { outboxDirectory: '/tmp', timeoutMs: 2_000, publicUrl: 'https://nkra.example' });
+      expect(isVendorAdapter(inner)).to.equal(true);
+      const adapter = new TenantVendorAdapter(inner as never, { policy });
+      const result = await adapter.send({ messageId: 'm1', internalMessageId: 'm1', organizationId: 'org-1', channel: config.channel, to: setup.to, subject: 'Hi', body: 'Hello', senderId: null });
+      expect(result).to.include({ accepted: false, retryable: false, errorCode: 'ENDPOINT_REFUSED' });
+      if (!result.accepted) expect(result.errorMessage).to.match(/resolves to 169\.254\.169\.254|non-public address/);
+      const health = await adapter.checkHealth();
+      expect(health.ok).to.equal(false);
+    });
+  }
+});
