@@ -31,8 +31,8 @@ export class AdvanceVerification {
     const code = passcodes.generate(v.codeLength);
     const sent = await sendPasscode(this.#deps, message, v, next, code);
     const saved = await storage.verifications.recordSend(v.organizationId, v.id, v.sendAttempts, { channel: v.channels[next]!, messageId: sent.id, createdAt: clock.now() },
-      passcodes.hash(v.id, code), next, clock.now());
-    if (saved) await scheduleFallback(storage, saved, saved.sendAttempts);
+      { codeHash: passcodes.hash(v.id, code), channels: v.channels, channelIndex: next, sandboxCode: message.isSandbox ? code : null }, clock.now());
+    if (saved) await scheduleFallback(storage, saved, saved.sendAttempts, sent.status === 'REJECTED');
   }
 
   /** The fallback sends as the first send did: a sandbox verification stays in the sandbox. */

@@ -62,7 +62,7 @@ export class StartVerification {
       codeLength: code.length, locale: input.locale, template: input.template ?? null,
       expiresAt: new Date(now.getTime() + (input.expiresInSeconds ?? settings.expiresInSeconds) * 1000), fallbackAfterSeconds: input.fallbackAfterSeconds,
       sendAttempts: 1, checkAttempts: 0, sends: [], lastSentAt: now, ipAddress: input.ipAddress ?? null, idempotencyKey: input.idempotencyKey ?? null,
-      approvedAt: null, createdAt: now, updatedAt: now,
+      approvedAt: null, createdAt: now, updatedAt: now, ...(ctx.isSandbox ? { sandboxCode: code } : {}),
     };
     let saved = verification;
     try {

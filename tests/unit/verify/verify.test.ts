@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { HmacPasscodes } from '../../../adapters/security/hmac-passcodes.ts';
+import { AesGcmCredentialCipher } from '../../../adapters/security/aes-gcm-credential-cipher.ts';
 import { newOrganization } from '../../../core/domain/organization.ts';
 import { MAX_CHECK_ATTEMPTS, passcodeText } from '../../../core/domain/verification.ts';
 import { CheckCounter } from '../../../core/use-cases/verify/check-counter.ts';
@@ -14,6 +15,8 @@ import { ExpireVerifications } from '../../../core/use-cases/verify/expire-verif
 import type { VerifyDeps } from '../../../core/use-cases/verify/verify-support.ts';
 import { buildCore } from '../../support/build-core.ts';
 
+const sealer = new AesGcmCredentialCipher('1'.repeat(64));
+
 async function verifyKit() {
   const core = buildCore();
   const now = core.clock.now();
@@ -22,12 +25,17 @@ async function verifyKit() {
   await core.storage.wallets.create(organizationId, now);
   await core.storage.wallets.update(organizationId, () => ({ amount: 100_000, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
   const deps: VerifyDeps = {
-    storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('unit-test-key'),
+    storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('unit-test-key'), sealer,
     coalescer: new AcceptCoalescer({ storage: core.storage, clock: core.clock, ids: core.ids, fraud: DEFAULT_FRAUD_LIMITS }),
     checkCounter: new CheckCounter({ storage: core.storage, clock: core.clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   };
   const ctx: SendContext = { organizationId, userId: null, apiKeyId: 'key', isSandbox: false };
-  const codeOf = async (messageId: string) => /(\d{4,10})/.exec((await core.storage.messages.findById(organizationId, messageId))!.body)![1]!;
+  /** The code as delivery reads it: the stored body is masked, the real text sealed. */
+  const codeOf = async (messageId: string) => {
+    const stored = (await core.storage.messages.findById(organizationId, messageId))!;
+    expect(stored.body).to.not.match(/\d{4,10}/);
+    return /(\d{4,10})/.exec((JSON.parse(sealer.decrypt(stored.sealedContent!)) as { body: string }).body)![1]!;
+  };
   return { core, deps, ctx, organizationId, codeOf, start: new StartVerification(deps), check: new CheckVerification(deps), resend: new ResendVerification(deps), advance: new AdvanceVerification(deps) };
 }
 
