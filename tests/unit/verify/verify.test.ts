@@ -14,6 +14,9 @@ import { StartVerification } from '../../../core/use-cases/verify/start-verifica
 import { ExpireVerifications } from '../../../core/use-cases/verify/expire-verifications.ts';
 import type { VerifyDeps } from '../../../core/use-cases/verify/verify-support.ts';
 import { buildCore } from '../../support/build-core.ts';
+import { RecordingProvider } from '../../../adapters/memory/recording-provider.ts';
+import { StaticProviderDirectory } from '../../../adapters/providers/static-provider-directory.ts';
+import { DeliverMessage } from '../../../core/use-cases/messaging/deliver-message.ts';
 
 const sealer = new AesGcmCredentialCipher('1'.repeat(64));
 
@@ -133,5 +136,41 @@ describe('Verify starts of one recipient in one group commit', () => {
     await Promise.all([1, 2, 3].map(() => start.execute(ctx, { to: '0241234567' })));
     const pending = await core.storage.verifications.list(organizationId, 10, 'PENDING');
     expect(pending).to.have.length(1);
+  });
+});
+
+describe('Verify passcode messages: stored masked, delivered sealed', () => {
+  const deliverWith = (kit: Awaited<ReturnType<typeof verifyKit>>, key: AesGcmCredentialCipher) => {
+    const sms = new RecordingProvider('SMS', 'unit-sms');
+    const deliver = new DeliverMessage({ storage: kit.core.storage, providers: new StaticProviderDirectory([sms], []), sealer: key, clock: kit.core.clock, ids: kit.core.ids, maxAttempts: 3, leaseSeconds: 60 });
+    return { sms, deliver };
+  };
+
+  it('stores an OTP message with the code masked, hands the provider the real text, and drops the sealed text once sent', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    const id = verification.sends[0]!.messageId;
+    const code = await kit.codeOf(id);
+    const stored = (await kit.core.storage.messages.findById(kit.organizationId, id))!;
+    expect(stored).to.include({ category: 'OTP', body: 'Your verification code is ******. It expires in 10 minutes. Do not share it with anyone.', segments: 1, encoding: 'GSM-7' });
+    const { sms, deliver } = deliverWith(kit, sealer);
+    expect((await deliver.execute(id))?.status).to.equal('SENT');
+    expect(sms.received[0]!.body).to.equal(`Your verification code is ${code}. It expires in 10 minutes. Do not share it with anyone.`);
+    expect((await kit.core.storage.messages.findById(kit.organizationId, id))!.sealedContent ?? null).to.equal(null);
+  });
+
+  it('fails a passcode whose sealed text cannot be opened with CONTENT_UNREADABLE (nothing sent, refunded), and the verification with it', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    const id = verification.sends[0]!.messageId;
+    const { sms, deliver } = deliverWith(kit, new AesGcmCredentialCipher('2'.repeat(64)));
+    expect(await deliver.execute(id)).to.include({ status: 'FAILED', errorCode: 'CONTENT_UNREADABLE', cost: 0 });
+    expect(sms.received).to.deep.equal([]);
+    const job = kit.core.storage.state.jobs.find((j) => j.queue === QUEUES.verifyFallback);
+    expect(job, 'the fallback job, at once').to.deep.include({ startAfterSeconds: 0 });
+    await kit.advance.execute(job!.data as { organizationId: string; verificationId: string; sendAttempts: number });
+    expect((await kit.core.storage.verifications.findById(kit.organizationId, verification.id))?.status).to.equal('FAILED');
+    const events = await kit.core.storage.outboundEvents.listRecent(kit.organizationId, 10);
+    expect(events.filter((e) => e.kind === 'verification.failed')).to.have.length(1);
   });
 });
