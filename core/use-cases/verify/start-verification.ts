@@ -70,7 +70,13 @@ export class StartVerification {
       // with the other starts of the batch (writeStartedVerifications).
       const message = await sendPasscode(this.#deps, ctx, verification, 0, code, {
         kind: 'verification',
-        row: ([accepted]) => (saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }], status: accepted!.status === 'REJECTED' ? 'FAILED' : 'PENDING' }),
+        // A REJECTED passcode is FAILED at once when it was the only channel; otherwise the next channel goes at once (writeStartedVerifications).
+        row: ([accepted]) => {
+          saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }],
+            status: accepted!.status === 'REJECTED' && channels.length === 1 ? 'FAILED' : 'PENDING' };
+          if (accepted!.status === 'REJECTED') firstSendRejected.add(saved);
+          return saved;
+        },
         write: (tx, rows) => writeStartedVerifications(this.#deps, tx, rows as Verification[], now),
       });
       return { verification: verificationView(saved, clock.now(), new Map([[message.id, message.status]])), replayed: false };
@@ -108,6 +114,9 @@ function rateLimited(rule: 'recipient' | 'ip', retryAfterSeconds: number): AppEr
   return new AppError('VERIFY_RATE_LIMITED', `Too many verifications for this ${rule === 'ip' ? 'IP address' : 'recipient'} in the last hour`, { rule, retryAfterSeconds });
 }
 
+/** Verifications (rows of a batch) whose first passcode was REJECTED while more channels remain: their fallback runs at once. */
+const firstSendRejected = new WeakSet<Verification>();
+
 /**
  * The verifications of a batch of starts, in their messages' transaction: inserted together, the earlier
  * PENDING ones of their recipients superseded, fallbacks scheduled, failures (a REJECTED passcode) announced.
@@ -119,7 +128,7 @@ async function writeStartedVerifications(deps: VerifyDeps, tx: Repositories, row
   await tx.verifications.supersedeMany([...latest.values()].map((v) => ({ organizationId: v.organizationId, recipient: v.recipient, exceptId: v.id })), now);
   for (const v of rows) {
     if (v.status === 'FAILED') await publishVerificationEvent(deps, v, 'verification.failed', tx);
-    else await scheduleFallback(tx, v, v.sendAttempts);
+    else await scheduleFallback(tx, v, v.sendAttempts, firstSendRejected.has(v));
   }
 }
 

@@ -37,7 +37,9 @@ async function verifyKit() {
   const codeOf = async (messageId: string) => {
     const stored = (await core.storage.messages.findById(organizationId, messageId))!;
     expect(stored.body).to.not.match(/\d{4,10}/);
-    return /(\d{4,10})/.exec((JSON.parse(sealer.decrypt(stored.sealedContent!)) as { body: string }).body)![1]!;
+    const text = (JSON.parse(sealer.decrypt(stored.sealedContent!)) as { body: string }).body;
+    const spoken = text.match(/\d/g)!; // a voice text reads the digits one by one, twice
+    return /(\d{4,10})/.exec(text)?.[1] ?? spoken.slice(0, spoken.length / 2).join('');
   };
   return { core, deps, ctx, organizationId, codeOf, start: new StartVerification(deps), check: new CheckVerification(deps), resend: new ResendVerification(deps), advance: new AdvanceVerification(deps) };
 }
@@ -89,6 +91,24 @@ describe('Verify use cases (in memory, fixed clock)', () => {
     expect(stored.channelIndex).to.equal(1);
     const smsCode = await kit.codeOf(stored.sends[1]!.messageId);
     expect((await kit.check.execute(kit.ctx, { id: verification.id, code: smsCode })).status).to.equal('APPROVED');
+  });
+
+  it('moves to the next channel at once when the first passcode is REJECTED, and fails a single-channel one at once', async () => {
+    const kit = await verifyKit();
+    const now = kit.core.clock.now();
+    await kit.core.storage.suppressions.insert({ id: kit.core.ids.next(), organizationId: kit.organizationId, phone: '+233241234567', email: null, channel: 'SMS', category: null, reason: 'opted out', createdAt: now });
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', channels: ['SMS', 'VOICE'], fallbackAfterSeconds: 600 });
+    expect(verification).to.include({ status: 'PENDING' });
+    expect(verification.sends[0]).to.include({ status: 'REJECTED' });
+    const jobs = kit.core.storage.jobs.take(QUEUES.verifyFallback);
+    expect(jobs.map((j) => j.startAfterSeconds)).to.deep.equal([0]);
+    await kit.advance.execute(jobs[0]!.data as { organizationId: string; verificationId: string; sendAttempts: number });
+    const moved = (await kit.core.storage.verifications.findById(kit.organizationId, verification.id))!;
+    expect(moved.sends.map((s) => s.channel)).to.deep.equal(['SMS', 'VOICE']);
+    expect((await kit.check.execute(kit.ctx, { id: verification.id, code: await kit.codeOf(moved.sends[1]!.messageId) })).status).to.equal('APPROVED');
+
+    const { verification: alone } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    expect(alone.status).to.equal('FAILED');
   });
 
   it('expires: a check after expiresAt answers EXPIRED and announces verification.failed once', async () => {
