@@ -94,6 +94,13 @@ export class InMemoryVerificationRepository implements VerificationRepository {
     return copy(v);
   }
 
+  async claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean> {
+    const v = this.#own(organizationId, id);
+    if (!v || v.status !== 'PENDING' || v.sendAttempts !== expectedSendAttempts || v.lastSentAt.getTime() !== lastSentAt.getTime()) return false;
+    Object.assign(v, { lastSentAt: new Date(now), updatedAt: new Date(now) });
+    return true;
+  }
+
   async findPendingByLastMessage(organizationId: string, messageId: string): Promise<Verification | null> {
     const found = this.#of(organizationId).find((v) => v.status === 'PENDING' && v.sends.at(-1)?.messageId === messageId);
     return found ? copy(found) : null;

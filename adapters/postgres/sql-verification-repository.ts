@@ -114,6 +114,13 @@ export class SqlVerificationRepository implements VerificationRepository {
       next.sandboxCode], { prepare: true }));
   }
 
+  async claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean> {
+    const rows = await sqlRows(this.#em, `update verifications set last_sent_at = $5, updated_at = $5
+      where organization_id = $1 and id = $2 and status = 'PENDING' and send_attempts = $3 and last_sent_at = $4 returning id`,
+    [organizationId, id, expectedSendAttempts, lastSentAt, now], { prepare: true });
+    return rows.length === 1;
+  }
+
   /** Served by verifications_pending_last_message (migration 0045). */
   async findPendingByLastMessage(organizationId: string, messageId: string): Promise<Verification | null> {
     return one(await sqlRows<Row>(this.#em, `select * from verifications where organization_id = $1 and (sends -> -1 ->> 'messageId') = $2 and status = 'PENDING'`,

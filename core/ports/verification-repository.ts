@@ -47,6 +47,12 @@ export interface VerificationRepository {
    * sends (two concurrent resends cannot both pass); null otherwise.
    */
   recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, next: RecordedCode, now: Date): Promise<Verification | null>;
+  /**
+   * Claims the next send of the worker's fallback: moves `lastSentAt` to `now` only while the verification
+   * is PENDING with `expectedSendAttempts` sends and the `lastSentAt` the caller read. True for one of
+   * several concurrent claims (two fallback jobs of one send never both send a code).
+   */
+  claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean>;
   /** The PENDING verification whose latest send is message `messageId`, or null (the message is an older send, or no passcode). */
   findPendingByLastMessage(organizationId: string, messageId: string): Promise<Verification | null>;
   /** Newest first, at most `limit`; only `status` when given (PENDING means stored PENDING, expired or not). */

@@ -98,6 +98,18 @@ export function describeVerificationRepositoryContract(name: string, makeStorage
       expect(await storage.verifications.recordSend(org, v.id, 0, { ...send, messageId: 'm-2' }, { codeHash: 'c'.repeat(64), channels: ['SMS', 'VOICE'], channelIndex: 1, sandboxCode: null }, at(6))).to.equal(null);
     });
 
+    it('lets one of several concurrent claims of a fallback send through, and none on a stale read', async () => {
+      const org = await seedOrg();
+      const v = aVerification(org, { sendAttempts: 1 });
+      await storage.verifications.insert(v);
+      const claims = await Promise.all(Array.from({ length: 5 }, () => storage.verifications.claimFallbackSend(org, v.id, 1, v.lastSentAt, at(30))));
+      expect(claims.filter(Boolean)).to.have.length(1);
+      expect(await storage.verifications.claimFallbackSend(org, v.id, 1, v.lastSentAt, at(31))).to.equal(false);
+      expect(await storage.verifications.claimFallbackSend(org, v.id, 2, at(30), at(31))).to.equal(false);
+      expect(await storage.verifications.claimFallbackSend('another-org', v.id, 1, at(30), at(31))).to.equal(false);
+      expect(await storage.verifications.claimFallbackSend(org, v.id, 1, at(30), at(32))).to.equal(true);
+    });
+
     it('finds a PENDING verification by its latest send\'s message only, and keeps a sandbox verification\'s code', async () => {
       const org = await seedOrg();
       const v = { ...aVerification(org), sandboxCode: '123456' };

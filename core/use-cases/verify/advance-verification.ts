@@ -26,6 +26,8 @@ export class AdvanceVerification {
       }
       return;
     }
+    // The delayed job of a send and the one its failure enqueues may run together: only one sends the next code.
+    if (!await storage.verifications.claimFallbackSend(v.organizationId, v.id, v.sendAttempts, v.lastSentAt, clock.now())) return;
     const ctx: SendContext = { organizationId: v.organizationId, userId: null, apiKeyId: null, isSandbox: false };
     const message = await this.#sandboxAware(v.sends.length > 0 ? v.sends[0]!.messageId : null, ctx);
     const code = passcodes.generate(v.codeLength);

@@ -111,6 +111,17 @@ describe('Verify use cases (in memory, fixed clock)', () => {
     expect(alone.status).to.equal('FAILED');
   });
 
+  it('sends one fallback code when the delayed job and the failure\'s job of one send run together', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', channels: ['WHATSAPP', 'SMS'] });
+    const job = { organizationId: kit.organizationId, verificationId: verification.id, sendAttempts: 1 };
+    kit.core.clock.advance(60_000);
+    await Promise.all([kit.advance.execute(job), kit.advance.execute(job)]);
+    const messages = (await kit.core.storage.messages.list(kit.organizationId, {}, 0, 10)).items;
+    expect(messages.map((m) => m.channel).sort()).to.deep.equal(['SMS', 'WHATSAPP']);
+    expect((await kit.core.storage.verifications.findById(kit.organizationId, verification.id))?.sendAttempts).to.equal(2);
+  });
+
   it('expires: a check after expiresAt answers EXPIRED and announces verification.failed once', async () => {
     const kit = await verifyKit();
     const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', expiresInSeconds: 60 });
