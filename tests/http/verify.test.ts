@@ -108,6 +108,7 @@ describe('HTTP: /verify (one-time passcodes)', function () {
     const retried = await start({ to, idempotencyKey });
     expect(retried.status).to.equal(200);
     expect(retried.body.data.id).to.equal(first.body.data.id);
+    expect(retried.body.data.sends[0].status, 'a replay shows the send status too').to.equal('QUEUED');
     expect(await balance()).to.equal(before);
   });
 

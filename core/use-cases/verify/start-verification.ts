@@ -8,7 +8,7 @@ import {
 import { countryCodeSchema, idempotencyKeySchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import type { Repositories } from '../../ports/storage.ts';
-import { publishVerificationEvent, scheduleFallback, sendPasscode, settingsOf, type VerifyDeps } from './verify-support.ts';
+import { publishVerificationEvent, scheduleFallback, sendPasscode, sendStatuses, settingsOf, type VerifyDeps } from './verify-support.ts';
 
 const channel = v.picklist(VERIFY_CHANNELS, `must be one of ${VERIFY_CHANNELS.join(', ')}`);
 const int = (min: number, max: number) => v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
@@ -47,7 +47,7 @@ export class StartVerification {
     const { storage, clock, ids, passcodes } = this.#deps;
     if (input.idempotencyKey) {
       const earlier = await storage.verifications.findByIdempotencyKey(ctx.organizationId, input.idempotencyKey);
-      if (earlier) return { verification: verificationView(earlier, clock.now()), replayed: true };
+      if (earlier) return { verification: verificationView(earlier, clock.now(), await sendStatuses(storage, earlier)), replayed: true };
     }
     const channels: VerifyChannel[] = input.channels ?? [input.channel ?? 'SMS'];
     const { recipient, country, prefix } = recipientOf(input.to, input.countryCode, channels);
@@ -83,7 +83,7 @@ export class StartVerification {
     } catch (error) {
       // The same idempotency key in flight twice: the other start won; answer its verification.
       const earlier = isAppError(error) && error.code === 'CONFLICT' && input.idempotencyKey ? await storage.verifications.findByIdempotencyKey(ctx.organizationId, input.idempotencyKey) : null;
-      if (earlier) return { verification: verificationView(earlier, clock.now()), replayed: true };
+      if (earlier) return { verification: verificationView(earlier, clock.now(), await sendStatuses(storage, earlier)), replayed: true };
       throw error;
     }
   }
