@@ -263,6 +263,7 @@ export * from './use-cases/verify/get-verify-analytics.ts';
 export * from './use-cases/verify/advance-verification.ts';
 export * from './use-cases/verify/check-counter.ts';
 export * from './use-cases/verify/expire-verifications.ts';
+export * from './use-cases/verify/schedule-passcode-fallback.ts';
 export * from './domain/inbox.ts';
 export * from './ports/inbox-repository.ts';
 export * from './ports/inbox-feed.ts';

@@ -102,11 +102,13 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     const { ownsRoute } = providers;
     return ownsRoute ? { routes: { ownsRoute: ownsRoute.bind(providers) }, fee: config.ownAccountFee } : undefined;
   }, [MESSAGING.providers]).inSingletonScope();
-  container.bind(MESSAGING.verifyDeps).toResolvedValue((storage, pricing, clock, ids, rateLimiter, fraud, ownAccounts) => ({
-    storage, pricing, clock, ids, rateLimiter, passcodes: new HmacPasscodes(config.encryptionKey),
-    coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts }),
+  // Passcode messages are stored masked; their clear text travels sealed to delivery (docs/adr/0035-sealed-passcode-messages.md).
+  const sealer = new AesGcmCredentialCipher(config.encryptionKey);
+  container.bind(MESSAGING.verifyDeps).toResolvedValue((storage, pricing, clock, ids, rateLimiter, fraud, ownAccounts, timing) => ({
+    storage, pricing, clock, ids, rateLimiter, passcodes: new HmacPasscodes(config.encryptionKey), sealer,
+    coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, timing }),
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
-  }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing]).inSingletonScope();
+  }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.sendDeps).toResolvedValue(
     (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing): SendDeps => ({
       storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
@@ -115,7 +117,7 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
       MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock, ids, webhooks, pricing, optOutLinks) => new DeliverMessage({
-      storage, optOutLinks, providers, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
+      storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
       platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body)?.price ?? message.cost,
     }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks]).inSingletonScope();

@@ -35,6 +35,7 @@ export class InMemoryMessageStatusRepository implements MessageStatusRepository 
         status, provider: attempt.provider, providerMessageId: attempt.providerMessageId, errorCode: null, errorMessage: null,
         sentAt: new Date(at), deliveredAt: status === 'DELIVERED' ? new Date(at) : null, leaseUntil: null, updatedAt: new Date(at),
       });
+      delete m.sealedContent; // the clear text is needed only until a provider has it
       this.#state.statusEvents.push({ id: event.id, messageId: m.id, organizationId: m.organizationId, status, source: event.source, detail: null, createdAt: new Date(at) });
       moved.push(copy(m));
     }

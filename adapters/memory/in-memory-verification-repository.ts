@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import type { Verification, VerificationSend, VerificationStatus, VerifySettings } from '../../core/domain/verification.ts';
-import type { VerificationRepository, VerifyConversionRow } from '../../core/ports/verification-repository.ts';
+import type { RecordedCode, VerificationRepository, VerifyConversionRow } from '../../core/ports/verification-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 export class InMemoryVerificationRepository implements VerificationRepository {
@@ -84,11 +84,26 @@ export class InMemoryVerificationRepository implements VerificationRepository {
     return copy(v);
   }
 
-  async recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, codeHash: string, channelIndex: number, now: Date): Promise<Verification | null> {
+  async recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, next: RecordedCode, now: Date): Promise<Verification | null> {
     const v = this.#own(organizationId, id);
     if (!v || v.status !== 'PENDING' || v.sendAttempts !== expectedSendAttempts) return null;
-    Object.assign(v, { sendAttempts: v.sendAttempts + 1, sends: [...v.sends, copy(send)], codeHash, channelIndex, lastSentAt: send.createdAt, updatedAt: now });
+    Object.assign(v, {
+      sendAttempts: v.sendAttempts + 1, sends: [...v.sends, copy(send)], codeHash: next.codeHash, channels: [...next.channels], channelIndex: next.channelIndex,
+      sandboxCode: next.sandboxCode, lastSentAt: send.createdAt, updatedAt: now,
+    });
     return copy(v);
+  }
+
+  async claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean> {
+    const v = this.#own(organizationId, id);
+    if (!v || v.status !== 'PENDING' || v.sendAttempts !== expectedSendAttempts || v.lastSentAt.getTime() !== lastSentAt.getTime()) return false;
+    Object.assign(v, { lastSentAt: new Date(now), updatedAt: new Date(now) });
+    return true;
+  }
+
+  async findPendingByLastMessage(organizationId: string, messageId: string): Promise<Verification | null> {
+    const found = this.#of(organizationId).find((v) => v.status === 'PENDING' && v.sends.at(-1)?.messageId === messageId);
+    return found ? copy(found) : null;
   }
 
   async list(organizationId: string, limit: number, status?: VerificationStatus): Promise<Verification[]> {

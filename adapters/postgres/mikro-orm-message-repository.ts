@@ -185,5 +185,6 @@ function toMessage(row: Row): Message {
     provider: row.provider ?? null, providerMessageId: row.providerMessageId ?? null, attempts: row.attempts,
     leaseUntil: row.leaseUntil ?? null, createdAt: row.createdAt, updatedAt: row.updatedAt,
     sentAt: row.sentAt ?? null, deliveredAt: row.deliveredAt ?? null, failedAt: row.failedAt ?? null,
+    ...(row.sealedContent ? { sealedContent: row.sealedContent } : {}),
   };
 }

@@ -70,7 +70,7 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
         select attempt_id, message_id, input.attempt, input.provider, 'ACCEPTED', false, null, null, input.provider_message_id, duration_ms, attempted_at from input),
       moved as (
         update messages set status = input.new_status, provider = input.provider, provider_message_id = input.provider_message_id, error_code = null, error_message = null,
-          sent_at = input.at, delivered_at = case when input.new_status = 'DELIVERED' then input.at end, lease_until = null, updated_at = input.at
+          sent_at = input.at, delivered_at = case when input.new_status = 'DELIVERED' then input.at end, lease_until = null, sealed_content = null, updated_at = input.at
         from input where messages.id = input.message_id and messages.status = 'PENDING'
         returning ${qualified(selectList)}, input.event_id as "eventId", input.source as "eventSource"),
       event as (insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at)

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Verification, VerificationSend, VerificationStatus, VerifyChannel, VerifyLocale, VerifySettings } from '../../core/domain/verification.ts';
-import type { VerificationRepository, VerifyConversionRow } from '../../core/ports/verification-repository.ts';
+import type { RecordedCode, VerificationRepository, VerifyConversionRow } from '../../core/ports/verification-repository.ts';
 import { sqlRows } from './sql-rows.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 
@@ -9,7 +9,7 @@ interface Row {
   channel_index: number; status: VerificationStatus; code_hash: string; code_length: number; locale: VerifyLocale; template: string | null;
   expires_at: Date | string; fallback_after_seconds: number; send_attempts: number; check_attempts: number;
   sends: Array<{ channel: VerifyChannel; messageId: string; createdAt: string }> | string; last_sent_at: Date | string; ip_address: string | null; idempotency_key: string | null;
-  approved_at: Date | string | null; created_at: Date | string; updated_at: Date | string;
+  approved_at: Date | string | null; created_at: Date | string; updated_at: Date | string; sandbox_code: string | null;
 }
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -22,11 +22,11 @@ export class SqlVerificationRepository implements VerificationRepository {
   async insert(v: Verification): Promise<void> {
     await translateUniqueViolation('verification', () => sqlRows(this.#em, `insert into verifications (id, organization_id, recipient, country, prefix, channels, channel_index,
       status, code_hash, code_length, locale, template, expires_at, fallback_after_seconds, send_attempts, check_attempts, sends, last_sent_at, ip_address,
-      idempotency_key, approved_at, created_at, updated_at)
-      values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20, $21, $22, $23)`,
+      idempotency_key, approved_at, created_at, updated_at, sandbox_code)
+      values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20, $21, $22, $23, $24)`,
     [v.id, v.organizationId, v.recipient, v.country, v.prefix, JSON.stringify(v.channels), v.channelIndex, v.status, v.codeHash, v.codeLength,
       v.locale, v.template, v.expiresAt, v.fallbackAfterSeconds, v.sendAttempts, v.checkAttempts, JSON.stringify(v.sends.map(sendJson)), v.lastSentAt,
-      v.ipAddress, v.idempotencyKey, v.approvedAt, v.createdAt, v.updatedAt], { prepare: true }));
+      v.ipAddress, v.idempotencyKey, v.approvedAt, v.createdAt, v.updatedAt, v.sandboxCode ?? null], { prepare: true }));
   }
 
   async insertMany(verifications: readonly Verification[]): Promise<void> {
@@ -36,6 +36,7 @@ export class SqlVerificationRepository implements VerificationRepository {
       status: v.status, code_hash: v.codeHash, code_length: v.codeLength, locale: v.locale, template: v.template, expires_at: v.expiresAt,
       fallback_after_seconds: v.fallbackAfterSeconds, send_attempts: v.sendAttempts, check_attempts: v.checkAttempts, sends: v.sends.map(sendJson),
       last_sent_at: v.lastSentAt, ip_address: v.ipAddress, idempotency_key: v.idempotencyKey, approved_at: v.approvedAt, created_at: v.createdAt, updated_at: v.updatedAt,
+      sandbox_code: v.sandboxCode ?? null,
     }));
     await translateUniqueViolation('verification', () => sqlRows(this.#em, `insert into verifications
       select * from json_populate_recordset(null::verifications, $1::json)`, [JSON.stringify(rows)]));
@@ -105,11 +106,25 @@ export class SqlVerificationRepository implements VerificationRepository {
       where organization_id = $1 and id = $2 and status = any($3::text[]) returning *`, [organizationId, id, [...from], to, now]));
   }
 
-  async recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, codeHash: string, channelIndex: number, now: Date): Promise<Verification | null> {
+  async recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, next: RecordedCode, now: Date): Promise<Verification | null> {
     return one(await sqlRows<Row>(this.#em, `update verifications set send_attempts = send_attempts + 1, sends = sends || $4::jsonb, code_hash = $5,
-        channel_index = $6, last_sent_at = $7, updated_at = $8
+        channel_index = $6, last_sent_at = $7, updated_at = $8, channels = $9::jsonb, sandbox_code = $10
       where organization_id = $1 and id = $2 and status = 'PENDING' and send_attempts = $3 returning *`,
-    [organizationId, id, expectedSendAttempts, JSON.stringify([sendJson(send)]), codeHash, channelIndex, send.createdAt, now], { prepare: true }));
+    [organizationId, id, expectedSendAttempts, JSON.stringify([sendJson(send)]), next.codeHash, next.channelIndex, send.createdAt, now, JSON.stringify(next.channels),
+      next.sandboxCode], { prepare: true }));
+  }
+
+  async claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean> {
+    const rows = await sqlRows(this.#em, `update verifications set last_sent_at = $5, updated_at = $5
+      where organization_id = $1 and id = $2 and status = 'PENDING' and send_attempts = $3 and last_sent_at = $4 returning id`,
+    [organizationId, id, expectedSendAttempts, lastSentAt, now], { prepare: true });
+    return rows.length === 1;
+  }
+
+  /** Served by verifications_pending_last_message (migration 0046). */
+  async findPendingByLastMessage(organizationId: string, messageId: string): Promise<Verification | null> {
+    return one(await sqlRows<Row>(this.#em, `select * from verifications where organization_id = $1 and (sends -> -1 ->> 'messageId') = $2 and status = 'PENDING'`,
+      [organizationId, messageId], { prepare: true }));
   }
 
   async list(organizationId: string, limit: number, status?: VerificationStatus): Promise<Verification[]> {
@@ -158,6 +173,6 @@ function toVerification(r: Row): Verification {
     expiresAt: new Date(r.expires_at), fallbackAfterSeconds: Number(r.fallback_after_seconds), sendAttempts: Number(r.send_attempts),
     checkAttempts: Number(r.check_attempts), sends: json(r.sends).map((s) => ({ channel: s.channel, messageId: s.messageId, createdAt: new Date(s.createdAt) })),
     lastSentAt: new Date(r.last_sent_at), ipAddress: r.ip_address, idempotencyKey: r.idempotency_key ?? null, approvedAt: r.approved_at ? new Date(r.approved_at) : null,
-    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), ...(r.sandbox_code ? { sandboxCode: r.sandbox_code } : {}),
   };
 }

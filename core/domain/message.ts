@@ -14,8 +14,15 @@ export interface Message {
   recipient: string;
   /** ISO 3166 alpha-2 of a phone recipient; null for email and push. */
   country: string | null;
+  /** As stored and shown: a passcode message's subject and body carry its code masked (docs/verify.md). */
   subject: string | null;
   body: string;
+  /**
+   * The text the recipient gets when it differs from the stored one (a passcode message): `{ subject, body }`
+   * as JSON, encrypted at rest (CredentialCipher). Read only by delivery, cleared once the message is sent
+   * or failed, never part of a view. Absent or null: the stored subject and body are what is sent.
+   */
+  sealedContent?: string | null;
   templateId: string | null;
   /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
   category: TemplateCategory;

@@ -46,6 +46,11 @@ export interface Verification {
   /** The start's idempotencyKey: a retried start answers this verification. */
   idempotencyKey: string | null;
   approvedAt: Date | null;
+  /**
+   * The latest code of a sandbox verification (docs/sandbox.md), for test integrations: nothing of a
+   * sandbox verification reaches a phone. Always null (or absent) for a live one.
+   */
+  sandboxCode?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -104,12 +109,22 @@ export function passcodeText(channel: VerifyChannel, code: string, locale: Verif
   return TEXT[locale](code, minutes);
 }
 
-export function verificationView(v: Verification, now: Date, sendStatuses: ReadonlyMap<string, string> = new Map()) {
+/** How a passcode appears wherever a message is stored or shown: one `*` per digit (GSM-7, so segments and price stay those of the real text). */
+export function maskPasscode(code: string): string {
+  return '*'.repeat(code.length);
+}
+
+/**
+ * The API's view of a verification (docs/verify.md); a sandbox verification's answers also carry
+ * `sandboxCode` (never a webhook's payload, never a live verification's).
+ */
+export function verificationView(v: Verification, now: Date, sendStatuses: ReadonlyMap<string, string> = new Map(), options: { forWebhook?: boolean } = {}) {
   return {
     id: v.id, to: v.recipient, country: v.country, channel: v.channels[v.channelIndex], channels: v.channels, status: effectiveStatus(v, now),
     codeLength: v.codeLength, expiresAt: v.expiresAt.toISOString(), sendAttempts: v.sendAttempts, maxSendAttempts: MAX_SEND_ATTEMPTS,
     checkAttempts: v.checkAttempts, maxCheckAttempts: MAX_CHECK_ATTEMPTS,
     sends: v.sends.map((s) => ({ channel: s.channel, messageId: s.messageId, status: sendStatuses.get(s.messageId) ?? null, createdAt: s.createdAt.toISOString() })),
     createdAt: v.createdAt.toISOString(), updatedAt: v.updatedAt.toISOString(),
+    ...(v.sandboxCode && !options.forWebhook ? { sandboxCode: v.sandboxCode } : {}),
   };
 }

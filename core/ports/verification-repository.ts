@@ -3,6 +3,15 @@ import type { Verification, VerificationSend, VerificationStatus, VerifyChannel,
 /** Starts and approvals of one group (a channel, a country, an hour) for Verify analytics. */
 export interface VerifyConversionRow { channel: VerifyChannel; country: string | null; hour: Date; starts: number; approvals: number }
 
+/** What a send changes besides its count and list: the new code's hash, the channel list and the one used, a sandbox verification's code. */
+export interface RecordedCode {
+  codeHash: string;
+  channels: VerifyChannel[];
+  channelIndex: number;
+  /** The new code of a sandbox verification; null for a live one. */
+  sandboxCode: string | null;
+}
+
 /**
  * Verifications (docs/verify.md), tenant-scoped. The conditional updates are what make the attempt
  * limits hold under concurrency: a check is counted only while the verification is PENDING, unexpired
@@ -37,7 +46,15 @@ export interface VerificationRepository {
    * Records a send and its new code while the verification is PENDING and still has `expectedSendAttempts`
    * sends (two concurrent resends cannot both pass); null otherwise.
    */
-  recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, codeHash: string, channelIndex: number, now: Date): Promise<Verification | null>;
+  recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, next: RecordedCode, now: Date): Promise<Verification | null>;
+  /**
+   * Claims the next send of the worker's fallback: moves `lastSentAt` to `now` only while the verification
+   * is PENDING with `expectedSendAttempts` sends and the `lastSentAt` the caller read. True for one of
+   * several concurrent claims (two fallback jobs of one send never both send a code).
+   */
+  claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean>;
+  /** The PENDING verification whose latest send is message `messageId`, or null (the message is an older send, or no passcode). */
+  findPendingByLastMessage(organizationId: string, messageId: string): Promise<Verification | null>;
   /** Newest first, at most `limit`; only `status` when given (PENDING means stored PENDING, expired or not). */
   list(organizationId: string, limit: number, status?: VerificationStatus): Promise<Verification[]>;
   /** Starts and approvals of a prefix since `since` (SMS-pumping statistics). */

@@ -97,9 +97,10 @@ describe('client libraries against the real API (embedded default)', function ()
       expect((await nkra.getMessage(trigger.deliveryLogs[0]!.id)).body).to.equal('Hi Kofi, order A-1 shipped');
     });
 
-    it('starts, looks up, checks and cancels a verification (the code never in an answer)', async () => {
+    it('starts, looks up, checks and cancels a verification (a sandbox key\'s answers carry the code as sandboxCode)', async () => {
       const started = await nkra.verify.start({ to: phone(40) });
       expect(started).to.include({ status: 'PENDING', channel: 'SMS', to: phone(40) });
+      expect(started.sandboxCode).to.match(/^\d{6}$/);
       expect((await nkra.verify.get(started.id)).sends).to.have.length(1);
       expect(await nkra.verify.check({ id: started.id, code: '0000000000' })).to.deep.include({ valid: false, status: 'PENDING', remainingAttempts: 4 });
       expect(await nkra.verify.check({ to: phone(40), code: '0000000000' })).to.deep.include({ id: started.id, remainingAttempts: 3 });

@@ -89,11 +89,41 @@ export function describeVerificationRepositoryContract(name: string, makeStorage
       const v = aVerification(org);
       await storage.verifications.insert(v);
       const send = { channel: 'VOICE' as const, messageId: 'm-1', createdAt: at(5) };
-      const saved = await storage.verifications.recordSend(org, v.id, 0, send, 'b'.repeat(64), 1, at(5));
+      const saved = await storage.verifications.recordSend(org, v.id, 0, send, { codeHash: 'b'.repeat(64), channels: ['SMS', 'VOICE'], channelIndex: 1, sandboxCode: null }, at(5));
       expect(saved).to.include({ sendAttempts: 1, codeHash: 'b'.repeat(64), channelIndex: 1 });
+      expect(saved?.channels).to.deep.equal(['SMS', 'VOICE']);
+      expect(saved?.sandboxCode ?? null).to.equal(null);
       expect(saved?.sends).to.deep.equal([send]);
       expect(saved?.lastSentAt.getTime()).to.equal(at(5).getTime());
-      expect(await storage.verifications.recordSend(org, v.id, 0, { ...send, messageId: 'm-2' }, 'c'.repeat(64), 1, at(6))).to.equal(null);
+      expect(await storage.verifications.recordSend(org, v.id, 0, { ...send, messageId: 'm-2' }, { codeHash: 'c'.repeat(64), channels: ['SMS', 'VOICE'], channelIndex: 1, sandboxCode: null }, at(6))).to.equal(null);
+    });
+
+    it('lets one of several concurrent claims of a fallback send through, and none on a stale read', async () => {
+      const org = await seedOrg();
+      const v = aVerification(org, { sendAttempts: 1 });
+      await storage.verifications.insert(v);
+      const claims = await Promise.all(Array.from({ length: 5 }, () => storage.verifications.claimFallbackSend(org, v.id, 1, v.lastSentAt, at(30))));
+      expect(claims.filter(Boolean)).to.have.length(1);
+      expect(await storage.verifications.claimFallbackSend(org, v.id, 1, v.lastSentAt, at(31))).to.equal(false);
+      expect(await storage.verifications.claimFallbackSend(org, v.id, 2, at(30), at(31))).to.equal(false);
+      expect(await storage.verifications.claimFallbackSend('another-org', v.id, 1, at(30), at(31))).to.equal(false);
+      expect(await storage.verifications.claimFallbackSend(org, v.id, 1, at(30), at(32))).to.equal(true);
+    });
+
+    it('finds a PENDING verification by its latest send\'s message only, and keeps a sandbox verification\'s code', async () => {
+      const org = await seedOrg();
+      const v = { ...aVerification(org), sandboxCode: '123456' };
+      await storage.verifications.insert(v);
+      expect((await storage.verifications.findById(org, v.id))?.sandboxCode).to.equal('123456');
+      const first = { channel: 'SMS' as const, messageId: 'm-first', createdAt: at(5) };
+      await storage.verifications.recordSend(org, v.id, 0, first, { codeHash: 'b'.repeat(64), channels: ['SMS'], channelIndex: 0, sandboxCode: '654321' }, at(5));
+      expect((await storage.verifications.findPendingByLastMessage(org, 'm-first'))?.sandboxCode).to.equal('654321');
+      expect(await storage.verifications.findPendingByLastMessage('another-org', 'm-first')).to.equal(null);
+      await storage.verifications.recordSend(org, v.id, 1, { ...first, messageId: 'm-second' }, { codeHash: 'c'.repeat(64), channels: ['SMS'], channelIndex: 0, sandboxCode: null }, at(6));
+      expect(await storage.verifications.findPendingByLastMessage(org, 'm-first')).to.equal(null);
+      expect((await storage.verifications.findPendingByLastMessage(org, 'm-second'))?.id).to.equal(v.id);
+      await storage.verifications.setStatus(org, v.id, ['PENDING'], 'CANCELED', at(7));
+      expect(await storage.verifications.findPendingByLastMessage(org, 'm-second')).to.equal(null);
     });
 
     it('supersedes a recipient\'s other PENDING verifications, moves statuses conditionally, and lists newest first', async () => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { AesGcmCredentialCipher } from '../../adapters/security/aes-gcm-credential-cipher.ts';
 import { INFRA } from '../../hosts/tokens.ts';
+import { testConfig } from '../support/test-config.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { registerTenant, type TestTenant } from '../support/tenants.ts';
 
@@ -28,10 +30,15 @@ describe('HTTP: /verify (one-time passcodes)', function () {
 
   const start = (body: Record<string, unknown>, auth: { apiKey: string } | TestTenant['auth'] = { apiKey: key }) => app.api.post('/verify/start', body, auth);
   const check = (body: Record<string, unknown>) => app.api.post('/verify/check', body, { apiKey: key });
-  /** The code, read where the recipient would: the passcode message's body. */
+  /**
+   * The code, read as delivery reads it (no worker runs here): the stored body is masked, the real text
+   * sealed for the provider (tests/http/verify-promises.test.ts follows codes to the phone).
+   */
+  const sealer = new AesGcmCredentialCipher(testConfig().encryptionKey);
   const codeOf = async (verification: { sends: Array<{ messageId: string }> }) => {
-    const message = await app.container.get(INFRA.storage).messages.findById(tenant.organizationId, verification.sends.at(-1)!.messageId);
-    return /(\d{4,10})/.exec(message!.body)![1]!;
+    const message = (await app.container.get(INFRA.storage).messages.findById(tenant.organizationId, verification.sends.at(-1)!.messageId))!;
+    expect(message.body).to.not.match(/\d{4,10}/);
+    return /(\d{4,10})/.exec((JSON.parse(sealer.decrypt(message.sealedContent!)) as { body: string }).body)![1]!;
   };
   const balance = async () => Math.round((await app.api.get('/billing/wallet', tenant.auth)).body.data.balance * 100);
 
@@ -101,6 +108,7 @@ describe('HTTP: /verify (one-time passcodes)', function () {
     const retried = await start({ to, idempotencyKey });
     expect(retried.status).to.equal(200);
     expect(retried.body.data.id).to.equal(first.body.data.id);
+    expect(retried.body.data.sends[0].status, 'a replay shows the send status too').to.equal('QUEUED');
     expect(await balance()).to.equal(before);
   });
 

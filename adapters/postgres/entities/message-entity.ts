@@ -35,5 +35,6 @@ export const MessageEntity = defineEntity({
     sentAt: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
+    sealedContent: p.text().nullable(),
   },
 });

@@ -97,7 +97,7 @@ class VerificationSend(TypedDict):
 
 
 class Verification(TypedDict):
-    """A verification (docs/verify.md); the code is never part of it."""
+    """A verification (docs/verify.md); a live one never carries its code."""
     id: str
     to: str
     country: Optional[str]
@@ -113,6 +113,8 @@ class Verification(TypedDict):
     sends: List[VerificationSend]
     createdAt: str
     updatedAt: str
+    # Sandbox verifications only: the latest code, for test integrations (docs/sandbox.md).
+    sandboxCode: NotRequired[str]
 
 
 class VerificationCheck(TypedDict):

@@ -152,7 +152,7 @@ export interface StartVerificationInput {
 
 export type VerificationStatus = 'PENDING' | 'APPROVED' | 'EXPIRED' | 'MAX_ATTEMPTS' | 'CANCELED' | 'FAILED';
 
-/** A verification as the API answers it (the code is never part of it). */
+/** A verification as the API answers it (a live one never carries its code). */
 export interface Verification {
   id: string;
   to: string;
@@ -169,6 +169,8 @@ export interface Verification {
   sends: Array<{ channel: string; messageId: string; status: string | null; createdAt: string }>;
   createdAt: string;
   updatedAt: string;
+  /** Sandbox verifications only (an `nk_test_` key): the latest code, for test integrations (docs/sandbox.md). Never on a live one. */
+  sandboxCode?: string;
 }
 
 /** POST /verify/check: `id`, or `to` (with `countryCode` for national numbers), and the code. */

@@ -286,6 +286,7 @@ function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Ve
     cost: verdict || !live ? 0 : p.price, price: p.price, segments: p.segments, encoding: p.encoding, isSandbox: ctx.isSandbox,
     apiKeyId: ctx.apiKeyId, userId: ctx.userId, senderId: p.senderId, provider: null, providerMessageId: null, attempts: 0,
     leaseUntil: null, createdAt: now, updatedAt: now, sentAt: null, deliveredAt: null, failedAt: null,
+    ...(p.sealedContent && !verdict ? { sealedContent: p.sealedContent } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts'
 import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
+import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 
 /** How far along a status is: a report may only move a message forward. */
 const RANK: Record<DeliveryStatus, number> = { SCHEDULED: 0, QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3, CANCELLED: 3 };
@@ -61,6 +62,7 @@ export class ApplyDeliveryReport {
         }), now);
       }
       if (report.status === 'FAILED') await scheduleTriggerFallback(tx, message.id);
+      if (report.status === 'FAILED') await schedulePasscodeFallback(tx, updated);
       await tx.messageStatus.recordEvent({
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,

@@ -1,4 +1,5 @@
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
+import type { CredentialCipher } from '../../ports/credential-cipher.ts';
 import { AppError } from '../../errors.ts';
 import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
 import { noProviderForDestination } from '../../domain/recipient.ts';
@@ -11,6 +12,7 @@ import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts'
 import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
+import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
 
 export interface DeliverMessageDeps {
@@ -18,6 +20,8 @@ export interface DeliverMessageDeps {
   /** Gives a marketing email its RFC 8058 one-click unsubscribe headers (docs/consent.md). */
   optOutLinks?: OptOutLinkSigner | undefined;
   providers: ProviderDirectory;
+  /** Opens a message's sealed content (a passcode's clear text, docs/verify.md); without it such a message fails. */
+  sealer?: CredentialCipher | undefined;
   clock: Clock;
   ids: IdGenerator;
   /** Delivery attempts before a message with only transient failures is failed (and refunded). */
@@ -119,7 +123,9 @@ export class DeliverMessage {
     if (serving.length === 0 && candidates.length > 0) {
       tried.failures.push({ accepted: false, retryable: false, errorCode: 'NO_PROVIDER_FOR_TOKEN', errorMessage: noProviderForDestination(claimed.channel, claimed.recipient) });
     }
-    for (const provider of serving) {
+    const content = openContent(this.#deps.sealer, claimed);
+    if (!content) tried.failures.push({ accepted: false, retryable: false, errorCode: 'CONTENT_UNREADABLE', errorMessage: 'The message text could not be decrypted' });
+    for (const provider of content ? serving : []) {
       if (provider.organizationId) ownAccountTried = true;
       else if (ownAccountTried && !fallbackCharged) {
         fallbackCharged = true;
@@ -134,7 +140,7 @@ export class DeliverMessage {
       tried.lastProvider = provider.name;
       const result = await provider.send({
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
-        to: claimed.recipient, subject: claimed.subject, body: claimed.body, senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
+        to: claimed.recipient, subject: content!.subject, body: content!.body, senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
       const attempt: MessageAttempt = {
         id: this.#deps.ids.next(), messageId: claimed.id, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
@@ -201,7 +207,7 @@ export class DeliverMessage {
       // Wallet row first, as the send path does: the transition below also locks analytics counter rows (migration 0010).
       if (message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
       const failed = await tx.messages.transition(message.id, ['PENDING'], {
-        status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now, provider,
+        status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now, provider, ...(message.sealedContent ? { sealedContent: null } : {}),
       });
       if (failed && message.cost > 0) {
         await tx.wallets.update(message.organizationId, () => ({
@@ -209,6 +215,7 @@ export class DeliverMessage {
         }), now);
       }
       if (failed) await scheduleTriggerFallback(tx, message.id);
+      if (failed) await schedulePasscodeFallback(tx, failed);
       return failed;
     });
   }
@@ -237,6 +244,20 @@ export class DeliverMessage {
   /** Whether the organization has an endpoint for message.status.updated (cached: no statement for most deliveries). */
   async #subscribed(organizationId: string): Promise<boolean> {
     return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
+  }
+}
+
+/**
+ * What a message says to its recipient: its stored subject and body, or, for a message stored masked
+ * (a passcode), its sealed content opened. Null when that content cannot be opened (no key, another key).
+ */
+function openContent(sealer: CredentialCipher | undefined, m: Pick<Message, 'subject' | 'body' | 'sealedContent'>): { subject: string | null; body: string } | null {
+  if (!m.sealedContent) return { subject: m.subject, body: m.body };
+  try {
+    const opened = JSON.parse(sealer!.decrypt(m.sealedContent)) as { subject?: unknown; body?: unknown };
+    return typeof opened.body === 'string' ? { subject: typeof opened.subject === 'string' ? opened.subject : null, body: opened.body } : null;
+  } catch {
+    return null;
   }
 }
 

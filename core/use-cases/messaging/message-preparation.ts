@@ -47,6 +47,8 @@ export interface PreparedMessage {
   premiumRate: string | null;
   subject: string | null;
   body: string;
+  /** The encrypted text actually sent when `subject`/`body` are masked (a passcode; Message.sealedContent). */
+  sealedContent?: string | undefined;
   templateId: string | null;
   /** The template's category, or the send's; TRANSACTIONAL when neither says (docs/consent.md). */
   category: TemplateCategory;

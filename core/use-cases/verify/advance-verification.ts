@@ -26,13 +26,15 @@ export class AdvanceVerification {
       }
       return;
     }
+    // The delayed job of a send and the one its failure enqueues may run together: only one sends the next code.
+    if (!await storage.verifications.claimFallbackSend(v.organizationId, v.id, v.sendAttempts, v.lastSentAt, clock.now())) return;
     const ctx: SendContext = { organizationId: v.organizationId, userId: null, apiKeyId: null, isSandbox: false };
     const message = await this.#sandboxAware(v.sends.length > 0 ? v.sends[0]!.messageId : null, ctx);
     const code = passcodes.generate(v.codeLength);
     const sent = await sendPasscode(this.#deps, message, v, next, code);
     const saved = await storage.verifications.recordSend(v.organizationId, v.id, v.sendAttempts, { channel: v.channels[next]!, messageId: sent.id, createdAt: clock.now() },
-      passcodes.hash(v.id, code), next, clock.now());
-    if (saved) await scheduleFallback(storage, saved, saved.sendAttempts);
+      { codeHash: passcodes.hash(v.id, code), channels: v.channels, channelIndex: next, sandboxCode: message.isSandbox ? code : null }, clock.now());
+    if (saved) await scheduleFallback(storage, saved, saved.sendAttempts, sent.status === 'REJECTED');
   }
 
   /** The fallback sends as the first send did: a sandbox verification stays in the sandbox. */

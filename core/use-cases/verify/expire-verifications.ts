@@ -20,7 +20,7 @@ export class ExpireVerifications {
       const now = clock.now();
       const expired = await tx.verifications.expireDue(now, SWEEP_LIMIT);
       for (const v of expired) {
-        await publishOutboundEvent(tx, { id: ids.next(), organizationId: v.organizationId, kind: 'verification.failed', data: verificationView(v, now), occurredAt: now });
+        await publishOutboundEvent(tx, { id: ids.next(), organizationId: v.organizationId, kind: 'verification.failed', data: verificationView(v, now, new Map(), { forWebhook: true }), occurredAt: now });
       }
       return { expired: expired.length };
     });

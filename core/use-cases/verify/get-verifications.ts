@@ -22,7 +22,11 @@ export class GetVerifications {
   async list(scope: { organizationId: string }, raw: unknown) {
     const query = parseInput(ListVerificationsQuery, raw ?? {});
     const items = await this.#deps.storage.verifications.list(scope.organizationId, Number(query.limit), query.status as VerificationStatus | undefined);
+    // Every item's send statuses in one lookup (a list shows them as GET /verify/{id} does).
+    const messageIds = items.flatMap((x) => x.sends.map((s) => s.messageId));
+    const messages = messageIds.length > 0 ? await this.#deps.storage.messages.findManyByIds(scope.organizationId, messageIds) : [];
+    const statuses = new Map(messages.map((m) => [m.id, m.status]));
     const now = this.#deps.clock.now();
-    return { items: items.map((x) => verificationView(x, now)) };
+    return { items: items.map((x) => verificationView(x, now, statuses)) };
   }
 }

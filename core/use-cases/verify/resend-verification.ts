@@ -36,10 +36,11 @@ export class ResendVerification {
     const channelIndex = channels.indexOf(channel);
     const code = passcodes.generate(current.codeLength);
     const message = await sendPasscode(this.#deps, ctx, { ...current, channels }, channelIndex, code);
+    // The channel used last is the one this code went by (a channel outside the list joins it, so `channel` says so).
     const saved = await storage.verifications.recordSend(ctx.organizationId, id, current.sendAttempts, { channel, messageId: message.id, createdAt: now },
-      passcodes.hash(id, code), current.channels.includes(channel) ? channelIndex : current.channelIndex, clock.now());
+      { codeHash: passcodes.hash(id, code), channels, channelIndex, sandboxCode: ctx.isSandbox ? code : null }, clock.now());
     if (!saved) throw new AppError('CONFLICT', 'Another send of this verification happened at the same time; its code is the valid one');
-    await scheduleFallback(storage, saved, saved.sendAttempts);
+    await scheduleFallback(storage, saved, saved.sendAttempts, message.status === 'REJECTED');
     return verificationView(saved, clock.now(), new Map([[message.id, message.status]]));
   }
 }

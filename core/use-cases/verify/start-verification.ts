@@ -8,7 +8,7 @@ import {
 import { countryCodeSchema, idempotencyKeySchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import type { Repositories } from '../../ports/storage.ts';
-import { publishVerificationEvent, scheduleFallback, sendPasscode, settingsOf, type VerifyDeps } from './verify-support.ts';
+import { publishVerificationEvent, scheduleFallback, sendPasscode, sendStatuses, settingsOf, type VerifyDeps } from './verify-support.ts';
 
 const channel = v.picklist(VERIFY_CHANNELS, `must be one of ${VERIFY_CHANNELS.join(', ')}`);
 const int = (min: number, max: number) => v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
@@ -47,7 +47,7 @@ export class StartVerification {
     const { storage, clock, ids, passcodes } = this.#deps;
     if (input.idempotencyKey) {
       const earlier = await storage.verifications.findByIdempotencyKey(ctx.organizationId, input.idempotencyKey);
-      if (earlier) return { verification: verificationView(earlier, clock.now()), replayed: true };
+      if (earlier) return { verification: verificationView(earlier, clock.now(), await sendStatuses(storage, earlier)), replayed: true };
     }
     const channels: VerifyChannel[] = input.channels ?? [input.channel ?? 'SMS'];
     const { recipient, country, prefix } = recipientOf(input.to, input.countryCode, channels);
@@ -62,7 +62,7 @@ export class StartVerification {
       codeLength: code.length, locale: input.locale, template: input.template ?? null,
       expiresAt: new Date(now.getTime() + (input.expiresInSeconds ?? settings.expiresInSeconds) * 1000), fallbackAfterSeconds: input.fallbackAfterSeconds,
       sendAttempts: 1, checkAttempts: 0, sends: [], lastSentAt: now, ipAddress: input.ipAddress ?? null, idempotencyKey: input.idempotencyKey ?? null,
-      approvedAt: null, createdAt: now, updatedAt: now,
+      approvedAt: null, createdAt: now, updatedAt: now, ...(ctx.isSandbox ? { sandboxCode: code } : {}),
     };
     let saved = verification;
     try {
@@ -70,14 +70,20 @@ export class StartVerification {
       // with the other starts of the batch (writeStartedVerifications).
       const message = await sendPasscode(this.#deps, ctx, verification, 0, code, {
         kind: 'verification',
-        row: ([accepted]) => (saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }], status: accepted!.status === 'REJECTED' ? 'FAILED' : 'PENDING' }),
+        // A REJECTED passcode is FAILED at once when it was the only channel; otherwise the next channel goes at once (writeStartedVerifications).
+        row: ([accepted]) => {
+          saved = { ...verification, sends: [{ channel: channels[0]!, messageId: accepted!.id, createdAt: now }],
+            status: accepted!.status === 'REJECTED' && channels.length === 1 ? 'FAILED' : 'PENDING' };
+          if (accepted!.status === 'REJECTED') firstSendRejected.add(saved);
+          return saved;
+        },
         write: (tx, rows) => writeStartedVerifications(this.#deps, tx, rows as Verification[], now),
       });
       return { verification: verificationView(saved, clock.now(), new Map([[message.id, message.status]])), replayed: false };
     } catch (error) {
       // The same idempotency key in flight twice: the other start won; answer its verification.
       const earlier = isAppError(error) && error.code === 'CONFLICT' && input.idempotencyKey ? await storage.verifications.findByIdempotencyKey(ctx.organizationId, input.idempotencyKey) : null;
-      if (earlier) return { verification: verificationView(earlier, clock.now()), replayed: true };
+      if (earlier) return { verification: verificationView(earlier, clock.now(), await sendStatuses(storage, earlier)), replayed: true };
       throw error;
     }
   }
@@ -108,6 +114,9 @@ function rateLimited(rule: 'recipient' | 'ip', retryAfterSeconds: number): AppEr
   return new AppError('VERIFY_RATE_LIMITED', `Too many verifications for this ${rule === 'ip' ? 'IP address' : 'recipient'} in the last hour`, { rule, retryAfterSeconds });
 }
 
+/** Verifications (rows of a batch) whose first passcode was REJECTED while more channels remain: their fallback runs at once. */
+const firstSendRejected = new WeakSet<Verification>();
+
 /**
  * The verifications of a batch of starts, in their messages' transaction: inserted together, the earlier
  * PENDING ones of their recipients superseded, fallbacks scheduled, failures (a REJECTED passcode) announced.
@@ -119,7 +128,7 @@ async function writeStartedVerifications(deps: VerifyDeps, tx: Repositories, row
   await tx.verifications.supersedeMany([...latest.values()].map((v) => ({ organizationId: v.organizationId, recipient: v.recipient, exceptId: v.id })), now);
   for (const v of rows) {
     if (v.status === 'FAILED') await publishVerificationEvent(deps, v, 'verification.failed', tx);
-    else await scheduleFallback(tx, v, v.sendAttempts);
+    else await scheduleFallback(tx, v, v.sendAttempts, firstSendRejected.has(v));
   }
 }
 

@@ -1,7 +1,8 @@
 import { AppError } from '../../errors.ts';
-import { DEFAULT_VERIFY_SETTINGS, passcodeText, verificationView, type Verification, type VerifySettings } from '../../domain/verification.ts';
+import { DEFAULT_VERIFY_SETTINGS, maskPasscode, passcodeText, verificationView, type Verification, type VerifySettings } from '../../domain/verification.ts';
 import type { Message } from '../../domain/message.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { CredentialCipher } from '../../ports/credential-cipher.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Passcodes } from '../../ports/passcodes.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
@@ -21,6 +22,8 @@ export interface VerifyDeps {
   clock: Clock;
   ids: IdGenerator;
   passcodes: Passcodes;
+  /** Seals a passcode message's clear text for delivery: only the masked text is stored (docs/verify.md). */
+  sealer: CredentialCipher;
   rateLimiter: RateLimiter;
   /** The group commit every send goes through (the same as POST /messages/send's). */
   coalescer: AcceptCoalescer;
@@ -41,9 +44,15 @@ export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<V
   channelIndex: number, code: string, alsoWrite?: AcceptRequest['alsoWrite']): Promise<Message> {
   const channel = v.channels[channelIndex]!;
   const minutes = Math.max(1, Math.round((v.expiresAt.getTime() - deps.clock.now().getTime()) / 60_000));
-  const body = passcodeText(channel, code, v.locale, minutes, v.template);
-  const prepared = prepareMessage({ channel, to: v.recipient, body, countryCode: v.country ?? 'GH', ...(channel === 'EMAIL' ? { subject: `Your verification code: ${code}` } : {}) },
-    null, await deps.pricing.listActive());
+  const rules = await deps.pricing.listActive();
+  const prepare = (shown: string) => prepareMessage({
+    channel, to: v.recipient, body: passcodeText(channel, shown, v.locale, minutes, v.template), countryCode: v.country ?? 'GH', category: 'OTP',
+    ...(channel === 'EMAIL' ? { subject: `Your verification code: ${shown}` } : {}),
+  }, null, rules);
+  // Priced, screened and sent as the real text; stored and shown masked, the real text sealed for delivery only.
+  const clear = prepare(code);
+  const masked = prepare(maskPasscode(code));
+  const prepared = { ...clear, subject: masked.subject, body: masked.body, sealedContent: deps.sealer.encrypt(JSON.stringify({ subject: clear.subject, body: clear.body })) };
   const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, whatsappWindowExempt: true, ...(alsoWrite ? { alsoWrite } : {}) });
   return accepted.messages[0]!;
 }
@@ -52,7 +61,7 @@ export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<V
 export async function publishVerificationEvent(deps: Pick<VerifyDeps, 'storage' | 'ids' | 'clock'>, v: Verification, kind: 'verification.approved' | 'verification.failed',
   tx?: Pick<Repositories, 'outboundEvents' | 'jobs'>): Promise<void> {
   const now = deps.clock.now();
-  const event = { id: deps.ids.next(), organizationId: v.organizationId, kind, data: verificationView(v, now), occurredAt: now };
+  const event = { id: deps.ids.next(), organizationId: v.organizationId, kind, data: verificationView(v, now, new Map(), { forWebhook: true }), occurredAt: now };
   if (tx) await publishOutboundEvent(tx, event);
   else await deps.storage.transaction((t) => publishOutboundEvent(t, event));
 }
@@ -64,10 +73,16 @@ export async function ownVerification(storage: Pick<Repositories, 'verifications
   return v;
 }
 
-/** Schedules the fallback check of a multi-channel verification after `fallbackAfterSeconds`. */
-export async function scheduleFallback(storage: Pick<Repositories, 'jobs'>, v: Pick<Verification, 'id' | 'organizationId' | 'channels' | 'channelIndex' | 'fallbackAfterSeconds'>, sendAttempts: number): Promise<void> {
-  if (v.channelIndex + 1 >= v.channels.length) return;
-  await storage.jobs.enqueue(QUEUES.verifyFallback, { organizationId: v.organizationId, verificationId: v.id, sendAttempts }, { startAfterSeconds: v.fallbackAfterSeconds });
+/**
+ * Schedules the fallback check of a multi-channel verification after `fallbackAfterSeconds`; with `rejected`
+ * (the send's message was REJECTED: it will never be delivered) at once, last channel included, so the
+ * next channel goes now or the verification is FAILED.
+ */
+export async function scheduleFallback(storage: Pick<Repositories, 'jobs'>, v: Pick<Verification, 'id' | 'organizationId' | 'channels' | 'channelIndex' | 'fallbackAfterSeconds'>,
+  sendAttempts: number, rejected = false): Promise<void> {
+  const data = { organizationId: v.organizationId, verificationId: v.id, sendAttempts };
+  if (rejected) await storage.jobs.enqueue(QUEUES.verifyFallback, data);
+  else if (v.channelIndex + 1 < v.channels.length) await storage.jobs.enqueue(QUEUES.verifyFallback, data, { startAfterSeconds: v.fallbackAfterSeconds });
 }
 
 /** The delivery statuses of a verification's messages, for its view. */

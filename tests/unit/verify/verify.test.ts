@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { HmacPasscodes } from '../../../adapters/security/hmac-passcodes.ts';
+import { AesGcmCredentialCipher } from '../../../adapters/security/aes-gcm-credential-cipher.ts';
 import { newOrganization } from '../../../core/domain/organization.ts';
 import { MAX_CHECK_ATTEMPTS, passcodeText } from '../../../core/domain/verification.ts';
 import { CheckCounter } from '../../../core/use-cases/verify/check-counter.ts';
@@ -13,6 +14,11 @@ import { StartVerification } from '../../../core/use-cases/verify/start-verifica
 import { ExpireVerifications } from '../../../core/use-cases/verify/expire-verifications.ts';
 import type { VerifyDeps } from '../../../core/use-cases/verify/verify-support.ts';
 import { buildCore } from '../../support/build-core.ts';
+import { RecordingProvider } from '../../../adapters/memory/recording-provider.ts';
+import { StaticProviderDirectory } from '../../../adapters/providers/static-provider-directory.ts';
+import { DeliverMessage } from '../../../core/use-cases/messaging/deliver-message.ts';
+
+const sealer = new AesGcmCredentialCipher('1'.repeat(64));
 
 async function verifyKit() {
   const core = buildCore();
@@ -22,12 +28,19 @@ async function verifyKit() {
   await core.storage.wallets.create(organizationId, now);
   await core.storage.wallets.update(organizationId, () => ({ amount: 100_000, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
   const deps: VerifyDeps = {
-    storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('unit-test-key'),
+    storage: core.storage, pricing: core.storage.pricing, clock: core.clock, ids: core.ids, rateLimiter: core.rateLimiter, passcodes: new HmacPasscodes('unit-test-key'), sealer,
     coalescer: new AcceptCoalescer({ storage: core.storage, clock: core.clock, ids: core.ids, fraud: DEFAULT_FRAUD_LIMITS }),
     checkCounter: new CheckCounter({ storage: core.storage, clock: core.clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   };
   const ctx: SendContext = { organizationId, userId: null, apiKeyId: 'key', isSandbox: false };
-  const codeOf = async (messageId: string) => /(\d{4,10})/.exec((await core.storage.messages.findById(organizationId, messageId))!.body)![1]!;
+  /** The code as delivery reads it: the stored body is masked, the real text sealed. */
+  const codeOf = async (messageId: string) => {
+    const stored = (await core.storage.messages.findById(organizationId, messageId))!;
+    expect(stored.body).to.not.match(/\d{4,10}/);
+    const text = (JSON.parse(sealer.decrypt(stored.sealedContent!)) as { body: string }).body;
+    const spoken = text.match(/\d/g)!; // a voice text reads the digits one by one, twice
+    return /(\d{4,10})/.exec(text)?.[1] ?? spoken.slice(0, spoken.length / 2).join('');
+  };
   return { core, deps, ctx, organizationId, codeOf, start: new StartVerification(deps), check: new CheckVerification(deps), resend: new ResendVerification(deps), advance: new AdvanceVerification(deps) };
 }
 
@@ -80,6 +93,35 @@ describe('Verify use cases (in memory, fixed clock)', () => {
     expect((await kit.check.execute(kit.ctx, { id: verification.id, code: smsCode })).status).to.equal('APPROVED');
   });
 
+  it('moves to the next channel at once when the first passcode is REJECTED, and fails a single-channel one at once', async () => {
+    const kit = await verifyKit();
+    const now = kit.core.clock.now();
+    await kit.core.storage.suppressions.insert({ id: kit.core.ids.next(), organizationId: kit.organizationId, phone: '+233241234567', email: null, channel: 'SMS', category: null, reason: 'opted out', createdAt: now });
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', channels: ['SMS', 'VOICE'], fallbackAfterSeconds: 600 });
+    expect(verification).to.include({ status: 'PENDING' });
+    expect(verification.sends[0]).to.include({ status: 'REJECTED' });
+    const jobs = kit.core.storage.jobs.take(QUEUES.verifyFallback);
+    expect(jobs.map((j) => j.startAfterSeconds)).to.deep.equal([0]);
+    await kit.advance.execute(jobs[0]!.data as { organizationId: string; verificationId: string; sendAttempts: number });
+    const moved = (await kit.core.storage.verifications.findById(kit.organizationId, verification.id))!;
+    expect(moved.sends.map((s) => s.channel)).to.deep.equal(['SMS', 'VOICE']);
+    expect((await kit.check.execute(kit.ctx, { id: verification.id, code: await kit.codeOf(moved.sends[1]!.messageId) })).status).to.equal('APPROVED');
+
+    const { verification: alone } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    expect(alone.status).to.equal('FAILED');
+  });
+
+  it('sends one fallback code when the delayed job and the failure\'s job of one send run together', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', channels: ['WHATSAPP', 'SMS'] });
+    const job = { organizationId: kit.organizationId, verificationId: verification.id, sendAttempts: 1 };
+    kit.core.clock.advance(60_000);
+    await Promise.all([kit.advance.execute(job), kit.advance.execute(job)]);
+    const messages = (await kit.core.storage.messages.list(kit.organizationId, {}, 0, 10)).items;
+    expect(messages.map((m) => m.channel).sort()).to.deep.equal(['SMS', 'WHATSAPP']);
+    expect((await kit.core.storage.verifications.findById(kit.organizationId, verification.id))?.sendAttempts).to.equal(2);
+  });
+
   it('expires: a check after expiresAt answers EXPIRED and announces verification.failed once', async () => {
     const kit = await verifyKit();
     const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567', expiresInSeconds: 60 });
@@ -125,5 +167,41 @@ describe('Verify starts of one recipient in one group commit', () => {
     await Promise.all([1, 2, 3].map(() => start.execute(ctx, { to: '0241234567' })));
     const pending = await core.storage.verifications.list(organizationId, 10, 'PENDING');
     expect(pending).to.have.length(1);
+  });
+});
+
+describe('Verify passcode messages: stored masked, delivered sealed', () => {
+  const deliverWith = (kit: Awaited<ReturnType<typeof verifyKit>>, key: AesGcmCredentialCipher) => {
+    const sms = new RecordingProvider('SMS', 'unit-sms');
+    const deliver = new DeliverMessage({ storage: kit.core.storage, providers: new StaticProviderDirectory([sms], []), sealer: key, clock: kit.core.clock, ids: kit.core.ids, maxAttempts: 3, leaseSeconds: 60 });
+    return { sms, deliver };
+  };
+
+  it('stores an OTP message with the code masked, hands the provider the real text, and drops the sealed text once sent', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    const id = verification.sends[0]!.messageId;
+    const code = await kit.codeOf(id);
+    const stored = (await kit.core.storage.messages.findById(kit.organizationId, id))!;
+    expect(stored).to.include({ category: 'OTP', body: 'Your verification code is ******. It expires in 10 minutes. Do not share it with anyone.', segments: 1, encoding: 'GSM-7' });
+    const { sms, deliver } = deliverWith(kit, sealer);
+    expect((await deliver.execute(id))?.status).to.equal('SENT');
+    expect(sms.received[0]!.body).to.equal(`Your verification code is ${code}. It expires in 10 minutes. Do not share it with anyone.`);
+    expect((await kit.core.storage.messages.findById(kit.organizationId, id))!.sealedContent ?? null).to.equal(null);
+  });
+
+  it('fails a passcode whose sealed text cannot be opened with CONTENT_UNREADABLE (nothing sent, refunded), and the verification with it', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    const id = verification.sends[0]!.messageId;
+    const { sms, deliver } = deliverWith(kit, new AesGcmCredentialCipher('2'.repeat(64)));
+    expect(await deliver.execute(id)).to.include({ status: 'FAILED', errorCode: 'CONTENT_UNREADABLE', cost: 0 });
+    expect(sms.received).to.deep.equal([]);
+    const job = kit.core.storage.state.jobs.find((j) => j.queue === QUEUES.verifyFallback);
+    expect(job, 'the fallback job, at once').to.deep.include({ startAfterSeconds: 0 });
+    await kit.advance.execute(job!.data as { organizationId: string; verificationId: string; sendAttempts: number });
+    expect((await kit.core.storage.verifications.findById(kit.organizationId, verification.id))?.status).to.equal('FAILED');
+    const events = await kit.core.storage.outboundEvents.listRecent(kit.organizationId, 10);
+    expect(events.filter((e) => e.kind === 'verification.failed')).to.have.length(1);
   });
 });

@@ -24,7 +24,7 @@ export function VerifyPage(): ReactNode {
   return (
     <Page title="Verify">
       <Requires needs={['POST /verify/start', 'POST /verify/check', 'GET /verify', 'GET /verify/analytics', 'GET /verify/settings']} feature="Verify">
-        <p>One-time passcodes over SMS, WhatsApp, voice or email, charged per send like any message. Codes are stored only as a keyed hash.</p>
+        <p>One-time passcodes over SMS, WhatsApp, voice or email, charged per send like any message. Codes are stored only as a keyed hash; passcode messages are stored and shown with the code masked.</p>
         <TryIt />
         <ConversionSection />
         <RecentSection />
@@ -45,6 +45,8 @@ function TryIt(): ReactNode {
   });
   const onCheck = check.submit(async (v) => {
     const answer = await api.post<{ valid: boolean; status: string; remainingAttempts: number }>('/verify/check', { id: current!.id, code: v.code });
+    // The badge shows what the check found (APPROVED, MAX_ATTEMPTS, EXPIRED ...), not the status at start.
+    setCurrent((was) => (was ? { ...was, status: answer.status, checkAttempts: was.checkAttempts + 1 } : was));
     setResult(answer.valid ? 'Approved: the code is right.' : `Not approved (${answer.status}); ${answer.remainingAttempts} attempts left.`);
   });
   return (
@@ -64,7 +66,7 @@ function TryIt(): ReactNode {
       </form>
       {current && (
         <form onSubmit={onCheck} noValidate>
-          <p>Verification <code>{current.id}</code> to {current.to}: <Badge value={current.status} /></p>
+          <p data-testid="verify-current">Verification <code>{current.id}</code> to {current.to}: <Badge value={current.status} /></p>
           <ErrorBanner error={check.error} shownFields={['code']} />
           <Field label="Code received" name="code" error={check.error}>{(p) => <input {...p} inputMode="numeric" autoComplete="one-time-code" value={check.values.code} onChange={(e) => check.set('code', e.target.value)} />}</Field>
           <button type="submit" disabled={check.submitting}>Check the code</button>
