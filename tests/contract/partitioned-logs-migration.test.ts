@@ -7,6 +7,8 @@ import { v7At } from '../support/uuid-v7-at.ts';
 
 const CONVERSION = '0040-partitioned-logs';
 const before = MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.id === CONVERSION));
+/** Up to and including the conversion: later migrations may add columns, which would change the rows' fingerprint. */
+const throughConversion = MIGRATIONS.slice(0, before.length + 1);
 
 const rows = <R>(db: Database, sql: string, params: unknown[] = []) => db.em().execute<R[]>(sql, params);
 const one = async (db: Database, sql: string, params: unknown[] = []) => Object.values((await rows<Record<string, unknown>>(db, sql, params))[0]!)[0];
@@ -69,7 +71,7 @@ describe('migration 0040: monthly partitions from the live schema, every row kep
 
       it('converts messages, attempts, status events and outbound events; rows, roll-ups and index names are unchanged', async () => {
         const was = await fingerprint(db);
-        expect(await migrate(db)).to.include(CONVERSION);
+        expect(await migrate(db, throughConversion)).to.include(CONVERSION);
         const is = await fingerprint(db);
         expect(is).to.deep.equal({ ...was, indexes: is.indexes });
         // Every index name of messages is back (on the partitioned table).
