@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import type { ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth } from '../../core/ports/vendor-adapter.ts';
+import { ACCOUNT_CODES } from './vendor-codes.ts';
 
 /**
  * HTTP plumbing shared by the Ghanaian SMS adapters (Arkesel, Hubtel, mNotify): one call with a
@@ -43,8 +44,10 @@ export async function callVendor(label: string, url: URL, request: VendorRequest
   }
 }
 
+/** A failure; a permanent one with an account code (vendor-codes.ts ACCOUNT_CODES) is marked account-level: it fails over. */
 export function vendorFailure(retryable: boolean, errorCode: string, errorMessage: string): VendorFailure {
-  return { accepted: false, retryable, errorCode, errorMessage };
+  const accountLevel = !retryable && ACCOUNT_CODES.has(errorCode);
+  return { accepted: false, retryable, errorCode, errorMessage, ...(accountLevel ? { accountLevel } : {}) };
 }
 
 export function isSuccess(answer: VendorAnswer): boolean {
