@@ -10,6 +10,8 @@ import { TWILIO_STATUSES, twilioCode, twilioFailureCode } from './twilio-codes.t
 import { classifiedFailure } from './vendor-codes.ts';
 
 export const TWILIO_BASE_URL = 'https://api.twilio.com';
+/** Empty TwiML, byte for byte what the twilio SDK's `new twiml.MessagingResponse().toString()` writes. */
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 const LABEL = 'Twilio';
 
 export interface TwilioCredentials {
@@ -83,6 +85,14 @@ export class TwilioSmsProvider implements VendorAdapter {
     // The same table as the create-time answer (twilio-codes.ts): ErrorCode 30007 is CARRIER_FILTERED in both.
     const errorCode = mapped.status === 'FAILED' ? twilioFailureCode(status, params.get('ErrorCode')) : null;
     return [{ providerMessageId: sid, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
+  }
+
+  /**
+   * Twilio reads the answer to a messaging webhook as TwiML (twilio.com/docs/messaging/twiml): an empty
+   * `<Response/>` as text/xml sends no reply to an incoming SMS, and status callbacks ignore the body.
+   */
+  callbackReply(): { contentType: string; body: string } {
+    return { contentType: 'text/xml', body: EMPTY_TWIML };
   }
 
   /** Incoming SMS (twilioInbound), after the signature check. */

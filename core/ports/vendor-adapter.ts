@@ -67,4 +67,9 @@ export interface VendorAdapter extends ChannelProvider {
    * INVALID_SIGNATURE) and returns the inbound messages in it (none for a delivery report).
    */
   parseInbound?(callback: InboundCallback): InboundReport[];
+  /**
+   * The answer a vendor expects to a verified callback, when it is not our JSON envelope (Twilio's
+   * messaging webhooks expect TwiML: an empty `<Response/>` sends no reply). Absent: the JSON envelope.
+   */
+  callbackReply?(): { contentType: string; body: string };
 }
