@@ -112,6 +112,14 @@ export function asRecord(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** A field of a vendor record whatever its case (`messageId`, `MessageId`, `messageid`): vendors' older APIs answer in PascalCase. */
+export function field(record: Record<string, unknown>, name: string): unknown {
+  if (name in record) return record[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(record).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : record[key];
+}
+
 export function asString(value: unknown): string | null {
   if (typeof value === 'string' && value !== '') return value;
   return typeof value === 'number' ? String(value) : null;
