@@ -20,6 +20,18 @@ export const AT_STATUS_CODES: Readonly<Record<number, CodeMeaning>> = {
   502: transient('VENDOR_UNAVAILABLE'), // RejectedByGateway
 };
 
+/** AT's status names (the recipient `status`, or `SMSMessageData.Message` of a whole-request refusal) and their codes. */
+const AT_STATUS_NAMES: Readonly<Record<string, number>> = {
+  riskhold: 401, invalidsenderid: 402, invalidphonenumber: 403, unsupportednumbertype: 404, insufficientbalance: 405,
+  userinblacklist: 406, couldnotroute: 407, donotdisturbrejection: 409, internalservererror: 500, gatewayerror: 501, rejectedbygateway: 502,
+};
+
+/** The meaning of a status name (`InvalidSenderId` ...), null when it is not one of AT's. */
+export function atStatusName(name: string): CodeMeaning | null {
+  const code = AT_STATUS_NAMES[name.trim().toLowerCase()];
+  return code === undefined ? null : atStatusCode(code);
+}
+
 /** Whether a per-recipient `statusCode` means accepted (100 Processed, 101 Sent, 102 Queued). */
 export function atAccepted(statusCode: number): boolean {
   return statusCode >= 100 && statusCode <= 102;

@@ -6,7 +6,7 @@ import {
   asNumber, asRecord, asString, callVendor, codeFromText, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer,
 } from './ghana-sms-http.ts';
-import { AT_STATUSES, atAccepted, atFailureCode, atStatusCode } from './africas-talking-codes.ts';
+import { AT_STATUSES, atAccepted, atFailureCode, atStatusCode, atStatusName } from './africas-talking-codes.ts';
 import { classifiedFailure } from './vendor-codes.ts';
 
 export const AFRICAS_TALKING_API_URL = 'https://api.africastalking.com';
@@ -120,6 +120,9 @@ export class AfricasTalkingSmsProvider implements VendorAdapter {
       // AT answers a refused request (bad sender id ...) with 201, no recipients and the reason in Message.
       if (answer.json === null) return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: answer is not JSON (HTTP ${answer.status})`);
       const reason = vendorText(data['Message'], secrets);
+      // AT names the reason with its status names (InvalidSenderId, InsufficientBalance, RiskHold ...): the same table.
+      const named = atStatusName(reason);
+      if (named) return classifiedFailure(LABEL, named, null, '', `request refused: ${reason}`);
       return vendorFailure(false, codeFromText(reason) ?? 'VENDOR_REJECTED', `${LABEL}: request refused: ${reason || 'no reason given'}`);
     }
     const statusCode = asNumber(mine['statusCode']) ?? 0;

@@ -6,7 +6,7 @@ import { fcmMeaning } from '../../../adapters/providers/fcm-codes.ts';
 import { metaCode } from '../../../adapters/providers/meta-whatsapp-codes.ts';
 import { sendgridMeaning } from '../../../adapters/providers/sendgrid-codes.ts';
 import { twilioCode } from '../../../adapters/providers/twilio-codes.ts';
-import { atStatusCode } from '../../../adapters/providers/africas-talking-codes.ts';
+import { atStatusCode, atStatusName } from '../../../adapters/providers/africas-talking-codes.ts';
 
 /**
  * The per-vendor tables (docs/providers.md, "What is classified how"), read from the vendors' documented
@@ -37,6 +37,10 @@ describe('Vendor code tables: vendor code first, HTTP status second', () => {
     expect([401, 402, 405].map((c) => atStatusCode(c).scope)).to.deep.equal(['ACCOUNT', 'ACCOUNT', 'ACCOUNT']);
     expect([403, 404, 406, 409].map((c) => atStatusCode(c).scope)).to.deep.equal(['MESSAGE', 'MESSAGE', 'MESSAGE', 'MESSAGE']);
     expect([500, 501, 502].map((c) => atStatusCode(c).scope)).to.deep.equal(['TRANSIENT', 'TRANSIENT', 'TRANSIENT']);
+    // A whole-request refusal names the reason: 201 { "SMSMessageData": { "Message": "InvalidSenderId", "Recipients": [] } }
+    expect(atStatusName('InvalidSenderId')).to.deep.equal({ code: 'INVALID_SENDER', scope: 'ACCOUNT' });
+    expect(atStatusName('RiskHold')).to.deep.equal({ code: 'ACCOUNT_RESTRICTED', scope: 'ACCOUNT' });
+    expect(atStatusName('Sent to 0/1 Total Cost: 0')).to.equal(null);
   });
 
   it('FCM: errorCode first (UNREGISTERED, SENDER_ID_MISMATCH dead token; QUOTA_EXCEEDED, UNAVAILABLE, INTERNAL transient; THIRD_PARTY_AUTH_ERROR our account), then the RPC status', () => {
