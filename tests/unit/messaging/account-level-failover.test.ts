@@ -26,6 +26,17 @@ describe('DeliverMessage: account-level failures fail over (docs/failover.md)', 
     expect(await p.entries('REFUND')).to.have.length(0);
   });
 
+  it('opens the circuit of a provider whose account keeps being refused, so later messages skip it at once', async () => {
+    const first = new RecordingProvider('SMS', 'twilio');
+    first.next = authRevoked;
+    const guarded = new GuardedProvider(first, { breaker: { threshold: 3, cooldownMs: 60_000 }, maxConcurrency: 4, maxPerSecond: 0 });
+    const message = { messageId: 'm', internalMessageId: 'n', organizationId: 'o', channel: 'SMS' as const, to: ghPhone(1), subject: null, body: 'hi', senderId: null };
+    for (let i = 0; i < 3; i += 1) expect(await guarded.send(message)).to.include({ errorCode: 'AUTH_FAILED', accountLevel: true });
+    expect(guarded.circuit).to.equal('open');
+    expect(await guarded.send(message)).to.include({ errorCode: 'CIRCUIT_OPEN', retryable: true });
+    expect(first.received).to.have.length(3);
+  });
+
   it('still ends the message on the recipient\'s failure (invalid number): no failover, refunded, circuit untouched', async () => {
     const first = new RecordingProvider('SMS', 'twilio');
     first.next = () => ({ ...permanent(), errorCode: 'INVALID_NUMBER' });
