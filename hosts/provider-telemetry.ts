@@ -41,8 +41,8 @@ export class ProviderTelemetry implements ProviderObserver {
     if (result?.accepted) return;
     this.#logger.warn({
       event: 'provider.failure', provider, channel, messageId, errorCode, ms: Math.round(seconds * 1000),
-      ...(result ? { retryable: result.retryable, errorMessage: result.errorMessage.slice(0, 300) } : {}),
-      next: result && !result.retryable ? 'fail' : 'failover or retry',
+      ...(result ? { retryable: result.retryable, accountLevel: result.accountLevel === true, errorMessage: result.errorMessage.slice(0, 300) } : {}),
+      next: result && !result.retryable && result.accountLevel !== true ? 'fail' : 'failover or retry',
     }, 'delivery attempt failed');
   }
 

@@ -20,6 +20,8 @@ export class TenantVendorAdapter implements VendorAdapter {
   readonly fetchStatus?: (providerMessageId: string) => Promise<DeliveryReport | null>;
   readonly parseCallback?: (callback: InboundCallback) => DeliveryReport[];
   readonly parseInbound?: (callback: InboundCallback) => InboundReport[];
+  readonly verifiesCallbacks?: boolean;
+  readonly callbackReply?: () => { contentType: string; body: string };
   readonly #inner: VendorAdapter;
   readonly #egress: TenantEgress;
 
@@ -33,6 +35,8 @@ export class TenantVendorAdapter implements VendorAdapter {
     if (inner.fetchStatus) this.fetchStatus = (id) => withTenantEgress(this.#egress, () => inner.fetchStatus!(id));
     if (inner.parseCallback) this.parseCallback = (callback) => inner.parseCallback!(callback);
     if (inner.parseInbound) this.parseInbound = (callback) => inner.parseInbound!(callback);
+    if (inner.verifiesCallbacks !== undefined) this.verifiesCallbacks = inner.verifiesCallbacks;
+    if (inner.callbackReply) this.callbackReply = () => inner.callbackReply!();
   }
 
   /** The adapter this one guards (tests, and callers that need vendor-specific methods). */

@@ -6,6 +6,8 @@ import {
   asNumber, asRecord, asString, callVendor, codeFromText, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer,
 } from './ghana-sms-http.ts';
+import { AT_STATUSES, atAccepted, atFailureCode, atStatusCode, atStatusName } from './africas-talking-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 
 export const AFRICAS_TALKING_API_URL = 'https://api.africastalking.com';
 export const AFRICAS_TALKING_SANDBOX_API_URL = 'https://api.sandbox.africastalking.com';
@@ -33,41 +35,6 @@ export interface AfricasTalkingSmsOptions {
    */
   callbackToken?: string;
 }
-
-/** Per-recipient `statusCode`s of a send that is not accepted: [retryable, normalized code]. */
-const RECIPIENT_FAILURES: Record<number, [boolean, string]> = {
-  401: [false, 'VENDOR_REJECTED'], // RiskHold
-  402: [false, 'INVALID_SENDER'],
-  403: [false, 'INVALID_NUMBER'],
-  404: [false, 'INVALID_NUMBER'], // UnsupportedNumberType
-  405: [false, 'VENDOR_BALANCE'],
-  406: [false, 'UNSUBSCRIBED'], // UserInBlacklist
-  407: [false, 'NOT_ROUTABLE'],
-  409: [false, 'VENDOR_REJECTED'], // meaning unconfirmed (DND or duplicate)
-  500: [true, 'VENDOR_UNAVAILABLE'],
-  501: [true, 'VENDOR_UNAVAILABLE'],
-  502: [true, 'VENDOR_UNAVAILABLE'],
-};
-
-/** Delivery-report `status` words; Sent, Submitted and Buffered are not final. */
-const STATUSES: Record<string, Pick<DeliveryReport, 'status' | 'errorCode'>> = {
-  sent: { status: 'SENT', errorCode: null },
-  submitted: { status: 'SENT', errorCode: null },
-  buffered: { status: 'SENT', errorCode: null },
-  success: { status: 'DELIVERED', errorCode: null },
-  rejected: { status: 'FAILED', errorCode: 'REJECTED' },
-  failed: { status: 'FAILED', errorCode: 'UNDELIVERED' },
-};
-
-/** `failureReason`s that say more than the status word. */
-const FAILURE_REASONS: Record<string, string> = {
-  userinblacklist: 'UNSUBSCRIBED',
-  userdoesnotexist: 'INVALID_NUMBER',
-  notnetworksubscriber: 'INVALID_NUMBER',
-  absentsubscriber: 'UNREACHABLE',
-  userisinactive: 'UNREACHABLE',
-  useraccountsuspended: 'UNREACHABLE',
-};
 
 /**
  * Africa's Talking SMS: `POST /version1/messaging`, form-encoded, `apiKey` header, `username` in the
@@ -123,10 +90,9 @@ export class AfricasTalkingSmsProvider implements VendorAdapter {
       if (isIncomingMessage(fields)) return []; // an incoming message: parseInbound reads it
       throw new AppError('VALIDATION_ERROR', "Africa's Talking delivery report without id or status");
     }
-    const mapped = STATUSES[status.trim().toLowerCase()];
+    const mapped = AT_STATUSES[status.trim().toLowerCase()];
     if (!mapped) return [];
-    const reason = fields['failureReason']?.trim().toLowerCase() ?? '';
-    const errorCode = mapped.status === 'FAILED' ? FAILURE_REASONS[reason] ?? mapped.errorCode : null;
+    const errorCode = mapped.status === 'FAILED' ? atFailureCode(status, fields['failureReason']) : null;
     return [{ providerMessageId: id, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
   }
 
@@ -156,18 +122,21 @@ export class AfricasTalkingSmsProvider implements VendorAdapter {
       // AT answers a refused request (bad sender id ...) with 201, no recipients and the reason in Message.
       if (answer.json === null) return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: answer is not JSON (HTTP ${answer.status})`);
       const reason = vendorText(data['Message'], secrets);
+      // AT names the reason with its status names (InvalidSenderId, InsufficientBalance, RiskHold ...): the same table.
+      const named = atStatusName(reason);
+      if (named) return classifiedFailure(LABEL, named, null, '', `request refused: ${reason}`);
       return vendorFailure(false, codeFromText(reason) ?? 'VENDOR_REJECTED', `${LABEL}: request refused: ${reason || 'no reason given'}`);
     }
     const statusCode = asNumber(mine['statusCode']) ?? 0;
     const messageId = asString(mine['messageId']);
     const word = vendorText(mine['status'], secrets);
-    if (statusCode >= 100 && statusCode <= 102 && messageId && messageId !== 'None') return { accepted: true, providerMessageId: messageId, delivered: false };
-    if (statusCode >= 100 && statusCode <= 102) {
+    if (atAccepted(statusCode) && messageId && messageId !== 'None') return { accepted: true, providerMessageId: messageId, delivered: false };
+    if (atAccepted(statusCode)) {
       // Accepted without an id: resubmitting could send twice, so this is not retryable.
       return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: recipient accepted (${statusCode}) without a message id`);
     }
-    const [retryable, code] = RECIPIENT_FAILURES[statusCode] ?? [false, 'VENDOR_REJECTED'];
-    return vendorFailure(retryable, code, `${LABEL}: recipient status ${statusCode} ${word}`.trim());
+    // AT's statusCode first (402 InvalidSenderId and 405 InsufficientBalance are our account's: they fail over).
+    return classifiedFailure(LABEL, atStatusCode(statusCode), null, `recipient statusCode ${statusCode} ${word}`.trim(), '');
   }
 }
 

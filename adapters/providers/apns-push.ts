@@ -3,6 +3,8 @@ import { pushTokenKind } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import { asRecord, asString, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText, type VendorAnswer, type VendorFailure } from './ghana-sms-http.ts';
+import { apnsMeaning } from './apns-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 import { Http2VendorSession } from './http2-vendor-session.ts';
 
 export const APNS_PRODUCTION_URL = 'https://api.push.apple.com';
@@ -14,8 +16,6 @@ const TOKEN_REUSE_MS = 50 * 60_000;
 const EXPIRATION_SECONDS = 24 * 3600;
 /** A well-formed device token no device has: the health check's probe (APNs answers 400 BadDeviceToken once it accepted our JWT). */
 const PROBE_TOKEN = '0'.repeat(64);
-/** Reasons meaning the device token is dead for good (Apple: do not retry; clear the token). */
-const DEAD_TOKEN_REASONS = new Set(['BadDeviceToken', 'Unregistered', 'ExpiredToken']);
 
 export interface ApnsPushOptions {
   /** The .p8 signing key (PKCS#8 EC P-256 PEM), its 10-character key id and the team id. */
@@ -135,9 +135,9 @@ export class ApnsPushProvider implements VendorAdapter {
   }
 
   #failure(answer: VendorAnswer, reason: string): VendorFailure {
-    if (DEAD_TOKEN_REASONS.has(reason) || answer.status === 410) return httpFailure(LABEL, answer, reason, 'UNREGISTERED');
-    // Apple's throttle on signing new provider tokens: the next attempt, later, succeeds.
-    if (reason === 'TooManyProviderTokenUpdates') return vendorFailure(true, 'RATE_LIMITED', `${LABEL}: rate limited (HTTP ${answer.status}): ${reason}`);
+    // APNs' reason first (apns-codes.ts), then the HTTP status.
+    const meaning = apnsMeaning(reason, answer.status);
+    if (meaning) return classifiedFailure(LABEL, meaning, answer, '', reason);
     const specific = answer.status === 400 || answer.status === 413 ? 'INVALID_REQUEST' : null;
     return httpFailure(LABEL, answer, reason, specific);
   }

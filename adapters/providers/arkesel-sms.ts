@@ -6,6 +6,11 @@ import {
   asNumber, asRecord, asString, callVendor, httpFailure, internationalDigits, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer,
 } from './ghana-sms-http.ts';
+import { arkeselAccepted, arkeselV1Code } from './arkesel-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
+
+/** The provider message id of a message Arkesel accepted without giving an id: ours, prefixed. */
+export const ARKESEL_NO_ID_PREFIX = 'arkesel-noid:';
 
 export const ARKESEL_BASE_URL = 'https://sms.arkesel.com';
 const LABEL = 'Arkesel';
@@ -83,7 +88,7 @@ export class ArkeselSmsProvider implements VendorAdapter {
     if (this.#useCase) body['use_case'] = this.#useCase;
     if (this.#sandbox) body['sandbox'] = true;
     const call = await callVendor(LABEL, this.#url('/api/v2/sms/send'), { method: 'POST', headers: this.#headers(), body: JSON.stringify(body) }, this.#timeoutMs);
-    return call.ok ? this.#readSend(call.answer, recipient) : call.failure;
+    return call.ok ? this.#readSend(call.answer, recipient, message.messageId) : call.failure;
   }
 
   /** `GET /api/v2/clients/balance-details`: authenticated, reports the main (GHS) and SMS balances. */
@@ -121,9 +126,9 @@ export class ArkeselSmsProvider implements VendorAdapter {
     return url.toString();
   }
 
-  #readSend(answer: VendorAnswer, recipient: string): ProviderResult {
+  #readSend(answer: VendorAnswer, recipient: string, messageId: string): ProviderResult {
     const body = asRecord(answer.json);
-    if (!isSuccess(answer) || body['status'] !== 'success') return this.#failure(answer, body);
+    if (!isSuccess(answer) || !arkeselAccepted(body)) return this.#failure(answer, body);
     const entries = Array.isArray(body['data']) ? body['data'].map(asRecord) : [];
     const withId = entries.filter((e) => asString(e['id']) !== null);
     const sent = withId.find((e) => e['recipient'] === recipient) ?? withId[0];
@@ -131,11 +136,14 @@ export class ArkeselSmsProvider implements VendorAdapter {
     if (entries.some((e) => Array.isArray(e['invalid numbers']) && e['invalid numbers'].length > 0)) {
       return vendorFailure(false, 'INVALID_NUMBER', `${LABEL}: recipient listed under "invalid numbers"`);
     }
-    // Arkesel may have queued it: resubmitting could send twice, so this is not retryable.
-    return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: success answer without a message id (HTTP ${answer.status})`);
+    // A documented success without ids (v1 `{ code: "ok" }`, v2 `{ status: "success", message }`): Arkesel took
+    // the message and charged for it, so it is SENT (under our own id: no delivery report can name it).
+    return { accepted: true, providerMessageId: `${ARKESEL_NO_ID_PREFIX}${messageId}`, delivered: false };
   }
 
   #failure(answer: VendorAnswer, body: Record<string, unknown>): ProviderResult {
+    const v1 = arkeselV1Code(body['code']);
+    if (v1) return classifiedFailure(LABEL, v1, answer, `Arkesel code ${vendorText(body['code'], [this.#apiKey])}`, this.#detail(body));
     const errors = Object.keys(asRecord(body['errors']));
     const specific = answer.status === 422 && errors.some((k) => k.startsWith('recipient')) ? 'INVALID_NUMBER'
       : answer.status === 422 && errors.some((k) => k.startsWith('sender')) ? 'INVALID_SENDER' : null;

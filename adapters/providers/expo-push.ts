@@ -4,6 +4,8 @@ import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adap
 import {
   asRecord, asString, callVendor, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText, type VendorAnswer, type VendorFailure,
 } from './ghana-sms-http.ts';
+import { expoDetailError, expoRequestError } from './expo-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 
 export const EXPO_BASE_URL = 'https://exp.host';
 const LABEL = 'Expo';
@@ -17,14 +19,6 @@ export interface ExpoPushOptions {
   /** Notification title for messages without a subject; none when unset. */
   defaultTitle?: string;
 }
-
-/** Ticket errors (`details.error`) that say the same message will never succeed, and their code. */
-const PERMANENT_TICKET_ERRORS: Record<string, string> = {
-  DeviceNotRegistered: 'UNREGISTERED',
-  InvalidCredentials: 'AUTH_FAILED',
-  MismatchSenderId: 'AUTH_FAILED',
-  MessageTooBig: 'INVALID_REQUEST',
-};
 
 /**
  * Expo's push service, written from Expo's documentation "Send notifications with the Expo Push
@@ -103,15 +97,16 @@ export class ExpoPushProvider implements VendorAdapter {
   #ticketFailure(ticket: Record<string, unknown>): VendorFailure {
     const error = asString(asRecord(ticket['details'])['error']);
     const detail = [error, vendorText(ticket['message'], this.#secrets())].filter(Boolean).join(' ');
-    if (error === 'MessageRateExceeded') return vendorFailure(true, 'RATE_LIMITED', `${LABEL}: rate limited for this device: ${detail}`);
-    const code = (error && PERMANENT_TICKET_ERRORS[error]) ?? 'VENDOR_REJECTED';
-    return vendorFailure(false, code, `${LABEL}: ${code.toLowerCase().replaceAll('_', ' ')}: ${detail}`);
+    // One table for tickets and receipts (expo-codes.ts).
+    return classifiedFailure(LABEL, expoDetailError(error), null, '', detail);
   }
 
   /** `{ errors: [{ code, message }] }` with a non-2xx status. */
   #requestFailure(answer: VendorAnswer): VendorFailure {
     const first = asRecord((asRecord(answer.json)['errors'] as unknown[] | undefined)?.[0]);
     const detail = [asString(first['code']), vendorText(first['message'], this.#secrets())].filter(Boolean).join(' ');
+    const meaning = expoRequestError(asString(first['code']));
+    if (meaning) return classifiedFailure(LABEL, meaning, answer, '', detail);
     return httpFailure(LABEL, answer, detail, answer.status === 400 ? 'INVALID_REQUEST' : null);
   }
 

@@ -5,6 +5,8 @@ import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adap
 import {
   asRecord, asString, callVendor, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText, type VendorAnswer, type VendorFailure,
 } from './ghana-sms-http.ts';
+import { fcmMeaning } from './fcm-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 
 export const FCM_BASE_URL = 'https://fcm.googleapis.com';
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
@@ -114,12 +116,10 @@ export class FcmPushProvider implements VendorAdapter {
 
   #sendFailure(answer: VendorAnswer, error: FcmErrorBody): VendorFailure {
     const detail = [error.fcmCode ?? error.status, vendorText(error.message, this.#secrets())].filter(Boolean).join(' ');
-    const deadToken = error.fcmCode === 'UNREGISTERED' || error.fcmCode === 'SENDER_ID_MISMATCH'
-      || ((error.fcmCode ?? error.status) === 'INVALID_ARGUMENT' && error.tokenProblem);
-    const specific = deadToken ? 'UNREGISTERED'
-      : error.fcmCode === 'THIRD_PARTY_AUTH_ERROR' ? 'AUTH_FAILED'
-        : answer.status === 400 ? 'INVALID_REQUEST' : null;
-    return httpFailure(LABEL, answer, detail, specific);
+    // FCM's errorCode first, then the RPC status, then the HTTP status (fcm-codes.ts).
+    const meaning = fcmMeaning(error.fcmCode, error.status, error.tokenProblem);
+    if (meaning) return classifiedFailure(LABEL, meaning, answer, '', detail);
+    return httpFailure(LABEL, answer, detail, answer.status === 400 ? 'INVALID_REQUEST' : null);
   }
 
   /** The cached access token, or a new one (a single exchange shared by concurrent callers). */

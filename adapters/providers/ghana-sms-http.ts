@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import type { ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth } from '../../core/ports/vendor-adapter.ts';
 import { tenantEgress } from '../egress/tenant-egress-scope.ts';
+import { ACCOUNT_CODES } from './vendor-codes.ts';
 
 /**
  * HTTP plumbing shared by the Ghanaian SMS adapters (Arkesel, Hubtel, mNotify): one call with a
@@ -62,8 +63,10 @@ export async function callVendor(label: string, url: URL, request: VendorRequest
   }
 }
 
+/** A failure; a permanent one with an account code (vendor-codes.ts ACCOUNT_CODES) is marked account-level: it fails over. */
 export function vendorFailure(retryable: boolean, errorCode: string, errorMessage: string): VendorFailure {
-  return { accepted: false, retryable, errorCode, errorMessage };
+  const accountLevel = !retryable && ACCOUNT_CODES.has(errorCode);
+  return { accepted: false, retryable, errorCode, errorMessage, ...(accountLevel ? { accountLevel } : {}) };
 }
 
 export function isSuccess(answer: VendorAnswer): boolean {
@@ -126,6 +129,14 @@ export function internationalDigits(e164: string): string {
 
 export function asRecord(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** A field of a vendor record whatever its case (`messageId`, `MessageId`, `messageid`): vendors' older APIs answer in PascalCase. */
+export function field(record: Record<string, unknown>, name: string): unknown {
+  if (name in record) return record[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(record).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : record[key];
 }
 
 export function asString(value: unknown): string | null {

@@ -50,6 +50,9 @@ export class GuardedProvider implements ChannelProvider {
 
   get circuit(): BreakerState['state'] { return this.#breaker.state; }
 
+  /** Consecutive failures counted against the provider (transient or account-level) since its last healthy answer. */
+  get consecutiveFailures(): number { return this.#breaker.consecutiveFailures; }
+
   /** True while the circuit refuses calls (for ordering candidates). */
   isOpen(): boolean {
     return this.#breaker.state === 'open' && !breakerAllows(this.#breaker, this.#now(), this.#options.breaker).allowed;
@@ -79,8 +82,10 @@ export class GuardedProvider implements ChannelProvider {
     let result: ProviderResult | null = null;
     try {
       result = await this.inner.send(message);
-      // Permanent answers (bad number) say nothing about the provider's health.
-      this.#setBreaker(result.accepted || !result.retryable ? breakerSuccess() : breakerFailure(this.#breaker, this.#now(), this.#options.breaker));
+      // A recipient's or the message's failure (bad number) says nothing about the provider's health; a
+      // transient one or our account's (revoked credentials, sender, vendor balance) counts against it.
+      const healthy = result.accepted || (!result.retryable && result.accountLevel !== true);
+      this.#setBreaker(healthy ? breakerSuccess() : breakerFailure(this.#breaker, this.#now(), this.#options.breaker));
       return result;
     } catch (error) {
       this.#setBreaker(breakerFailure(this.#breaker, this.#now(), this.#options.breaker));

@@ -1,7 +1,7 @@
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { DeliveryReport, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
-  asNumber, asRecord, asString, callVendor, httpFailure, internationalDigits, isSuccess, pollError, unhealthy, vendorFailure, vendorText, vendorTime,
+  asNumber, asRecord, asString, callVendor, field, httpFailure, internationalDigits, isSuccess, pollError, unhealthy, vendorFailure, vendorText, vendorTime,
   type VendorAnswer,
 } from './ghana-sms-http.ts';
 
@@ -73,8 +73,10 @@ export class HubtelSmsProvider implements VendorAdapter {
     if (!call.ok) return call.failure;
     const { answer } = call;
     const top = asRecord(answer.json);
-    const data = asRecord(top['data']);
-    const messageId = asString(data['messageId']) ?? asString(top['messageId']);
+    const data = asRecord(field(top, 'data'));
+    // Every documented success shape: flat `messageId`, `data.messageId` (docs portal), and the older
+    // PascalCase answer `201 {"Status":0,"MessageId":...}` (api.hubtel.com v1, still returned in the wild).
+    const messageId = asString(field(data, 'messageId')) ?? asString(field(top, 'messageId'));
     const subcode = subcodeOf(top);
     if (isSuccess(answer) && messageId && (subcode === null || subcode === 0)) return { accepted: true, providerMessageId: messageId, delivered: false };
     return this.#failure(answer, top);
@@ -100,11 +102,11 @@ export class HubtelSmsProvider implements VendorAdapter {
     if (answer.status === 404) return null;
     const top = asRecord(answer.json);
     if (!isSuccess(answer)) throw pollError(httpFailure(LABEL, answer, this.#detail(top), answer.status === 403 ? 'AUTH_FAILED' : null));
-    const record = { ...top, ...asRecord(top['data']) };
-    const word = asString(record['status']);
+    const record = { ...top, ...asRecord(field(top, 'data')) };
+    const word = asString(field(record, 'status'));
     const mapped = word ? STATUSES[word.trim().toLowerCase()] : undefined;
     if (!word || !mapped) return null;
-    return { providerMessageId, ...mapped, vendorStatus: word, occurredAt: vendorTime(record['updateTime']) ?? vendorTime(record['time']) };
+    return { providerMessageId, ...mapped, vendorStatus: word, occurredAt: vendorTime(field(record, 'updateTime')) ?? vendorTime(field(record, 'time')) };
   }
 
   #failure(answer: VendorAnswer, top: Record<string, unknown>): ProviderResult {
@@ -119,8 +121,8 @@ export class HubtelSmsProvider implements VendorAdapter {
   }
 
   #detail(top: Record<string, unknown>): string {
-    const data = asRecord(top['data']);
-    const text = top['statusDescription'] ?? top['message'] ?? top['Message'] ?? data['statusDescription'] ?? top['Detail'];
+    const data = asRecord(field(top, 'data'));
+    const text = field(top, 'statusDescription') ?? field(top, 'message') ?? field(data, 'statusDescription') ?? field(top, 'Detail');
     return vendorText(text, [this.#clientSecret, this.#clientId, this.#authorization, this.#authorization.slice('Basic '.length)]);
   }
 
@@ -133,8 +135,8 @@ export class HubtelSmsProvider implements VendorAdapter {
 
 /** The numeric subcode in a Hubtel answer (`status`, or the legacy `Status`, or a numeric `responseCode`). */
 function subcodeOf(top: Record<string, unknown>): number | null {
-  const data = asRecord(top['data']);
-  for (const value of [top['status'], top['Status'], data['status']]) {
+  const data = asRecord(field(top, 'data'));
+  for (const value of [field(top, 'status'), field(data, 'status')]) {
     if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) return Number(value);
   }
   const responseCode = asString(top['responseCode']);

@@ -3,9 +3,11 @@ import { AppError } from '../../core/errors.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { DeliveryReport, InboundCallback, InboundReport, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
-  asRecord, asString, callVendor, httpFailure, internationalDigits, isSuccess, retryAfterNote, unhealthy, vendorFailure, vendorText,
+  asRecord, asString, callVendor, httpFailure, internationalDigits, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer, type VendorFailure,
 } from './ghana-sms-http.ts';
+import { metaCode } from './meta-whatsapp-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 
 export const META_GRAPH_BASE_URL = 'https://graph.facebook.com';
 export const META_GRAPH_VERSION = 'v21.0';
@@ -29,34 +31,6 @@ export interface MetaWhatsappOptions {
   templateName?: string;
   /** The template's language code; default 'en_US'. */
   templateLanguage?: string;
-}
-
-/** Meta error codes (API-FORMATS section 6) in our terms; anything else falls back to the HTTP status. */
-const ERROR_CODES: Record<number, { retryable: boolean; code: string }> = {
-  0: { retryable: false, code: 'AUTH_FAILED' },
-  190: { retryable: false, code: 'AUTH_FAILED' },
-  10: { retryable: false, code: 'AUTH_FAILED' },
-  1: { retryable: true, code: 'VENDOR_UNAVAILABLE' },
-  2: { retryable: true, code: 'VENDOR_UNAVAILABLE' },
-  100: { retryable: false, code: 'INVALID_REQUEST' },
-  368: { retryable: false, code: 'ACCOUNT_RESTRICTED' },
-  130429: { retryable: true, code: 'RATE_LIMITED' },
-  131026: { retryable: false, code: 'UNDELIVERABLE' },
-  131047: { retryable: false, code: 'REENGAGEMENT_REQUIRED' },
-  131048: { retryable: true, code: 'RATE_LIMITED' },
-  131049: { retryable: false, code: 'VENDOR_REJECTED' },
-  131051: { retryable: false, code: 'INVALID_REQUEST' },
-  131052: { retryable: false, code: 'MEDIA_ERROR' },
-  131053: { retryable: false, code: 'MEDIA_ERROR' },
-  131056: { retryable: true, code: 'RATE_LIMITED' },
-  131057: { retryable: true, code: 'VENDOR_UNAVAILABLE' },
-};
-
-function mappedCode(code: number): { retryable: boolean; code: string } | null {
-  if (ERROR_CODES[code]) return ERROR_CODES[code];
-  if (code >= 200 && code <= 299) return { retryable: false, code: 'AUTH_FAILED' };
-  if (code >= 132000 && code <= 132999) return { retryable: false, code: 'TEMPLATE_ERROR' };
-  return null;
 }
 
 /** Webhook status words; `read` implies delivered. Unknown words (deleted, warning ...) are ignored. */
@@ -200,11 +174,9 @@ export class MetaWhatsappProvider implements VendorAdapter {
     const error = asRecord(asRecord(answer.json)['error']);
     const code = typeof error['code'] === 'number' ? error['code'] : null;
     const detail = vendorText(asRecord(error['error_data'])['details'] ?? error['message'], this.#secrets());
-    const mapped = code === null ? null : mappedCode(code);
-    if (!mapped) return httpFailure(LABEL, answer, detail);
-    const note = mapped.retryable ? retryAfterNote(answer.headers) : '';
-    const suffix = detail ? `: ${detail}` : '';
-    return vendorFailure(mapped.retryable, mapped.code, `${LABEL}: ${mapped.code.toLowerCase().replaceAll('_', ' ')} (HTTP ${answer.status}, Meta code ${code})${note}${suffix}`);
+    // Meta's code first (throttling arrives as HTTP 400), the HTTP status for codes we do not know.
+    const meaning = metaCode(code);
+    return meaning ? classifiedFailure(LABEL, meaning, answer, `Meta code ${code}`, detail) : httpFailure(LABEL, answer, code === null ? detail : `${detail} (Meta code ${code})`.trim());
   }
 
   #secrets(): string[] { return [this.#accessToken, this.#appSecret ?? '']; }
@@ -237,7 +209,7 @@ function statusReport(status: Record<string, unknown>): DeliveryReport | null {
   let errorCode: string | null = null;
   if (mapped === 'FAILED') {
     const code = arrayOf(status['errors'])[0]?.['code'];
-    errorCode = typeof code === 'number' ? (mappedCode(code)?.code ?? `WHATSAPP_${code}`) : 'UNDELIVERED';
+    errorCode = typeof code === 'number' ? (metaCode(code)?.code ?? `WHATSAPP_${code}`) : 'UNDELIVERED';
   }
   return { providerMessageId: id, status: mapped, errorCode, vendorStatus: word, occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null };
 }

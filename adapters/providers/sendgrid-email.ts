@@ -3,6 +3,8 @@ import { AppError } from '../../core/errors.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { DeliveryReport, InboundCallback, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import { asRecord, asString, callVendor, httpFailure, isSuccess, unhealthy, vendorText, type VendorAnswer, type VendorFailure } from './ghana-sms-http.ts';
+import { sendgridMeaning } from './sendgrid-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 import { htmlToText } from './smtp-email.ts';
 
 export const SENDGRID_BASE_URL = 'https://api.sendgrid.com';
@@ -148,12 +150,10 @@ export class SendgridEmailProvider implements VendorAdapter {
     const fields = errors.map((e) => asString(e['field']) ?? '');
     const reset = answer.headers.get('x-ratelimit-reset');
     const resetNote = answer.status === 429 && reset && /^\d+$/.test(reset) ? `rate limit resets at ${new Date(Number(reset) * 1000).toISOString()}` : '';
-    const specific = answer.status === 401 ? 'AUTH_FAILED'
-      : answer.status === 403 ? (/sender|from/i.test(detail) ? 'INVALID_SENDER' : 'AUTH_FAILED')
-        : answer.status === 413 ? 'PAYLOAD_TOO_LARGE'
-          : answer.status === 400 && fields.some((f) => /^personalizations\.\d+\.to/.test(f)) ? 'INVALID_ADDRESS'
-            : answer.status === 400 && fields.some((f) => f === 'from' || f.startsWith('from.')) ? 'INVALID_SENDER' : null;
-    return httpFailure(LABEL, answer, [resetNote, detail].filter(Boolean).join('; '), specific);
+    // SendGrid's table (sendgrid-codes.ts): the HTTP status and the failing field; 429/5xx retried.
+    const meaning = answer.status === 429 || answer.status >= 500 ? null : sendgridMeaning(answer.status, fields, detail);
+    const text = [resetNote, detail].filter(Boolean).join('; ');
+    return meaning ? classifiedFailure(LABEL, meaning, answer, '', text) : httpFailure(LABEL, answer, text);
   }
 
   #url(path: string): URL { return new URL(`${this.#baseUrl}${path}`); }

@@ -47,7 +47,8 @@ export class TermiiSmsProvider implements VendorAdapter {
     }, this.#timeoutMs);
     if (!call.ok) return call.failure;
     const answer = asRecord(call.answer.json);
-    const id = asString(answer['message_id']);
+    // `message_id_str` first: `message_id` may be a JSON number past 2^53 (Termii's sample 9122821270554876574), which JSON.parse rounds.
+    const id = asString(answer['message_id_str']) ?? asString(answer['message_id']);
     if (isSuccess(call.answer) && id) return { accepted: true, providerMessageId: id, delivered: false };
     if (isSuccess(call.answer)) return vendorFailure(false, 'VENDOR_BAD_RESPONSE', `${LABEL}: success answer without a message_id`);
     const detail = vendorText(answer['message'], [this.#apiKey]);

@@ -6,8 +6,12 @@ import {
   asNumber, asRecord, asString, callVendor, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer, type VendorFailure,
 } from './ghana-sms-http.ts';
+import { TWILIO_STATUSES, twilioCode, twilioFailureCode } from './twilio-codes.ts';
+import { classifiedFailure } from './vendor-codes.ts';
 
 export const TWILIO_BASE_URL = 'https://api.twilio.com';
+/** Empty TwiML, byte for byte what the twilio SDK's `new twiml.MessagingResponse().toString()` writes. */
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 const LABEL = 'Twilio';
 
 export interface TwilioCredentials {
@@ -29,30 +33,6 @@ export interface TwilioSmsOptions {
   /** Provider instance name; defaults to the vendor key. */
   name?: string;
 }
-
-/** Twilio REST error codes (body `code`) in our terms; the HTTP status decides the rest. */
-const ERROR_CODES: Record<number, string> = {
-  20003: 'AUTH_FAILED',
-  21210: 'INVALID_SENDER', 21212: 'INVALID_SENDER', 21606: 'INVALID_SENDER',
-  21211: 'INVALID_NUMBER', 21214: 'INVALID_NUMBER', 21217: 'INVALID_NUMBER', 21614: 'INVALID_NUMBER',
-  21408: 'REGION_NOT_ENABLED', 21215: 'REGION_NOT_ENABLED',
-  21610: 'UNSUBSCRIBED',
-};
-
-/** Delivery-time error codes of failed/undelivered callbacks. */
-const DELIVERY_ERRORS: Record<string, string> = {
-  30003: 'UNREACHABLE', 30005: 'INVALID_NUMBER', 30006: 'INVALID_NUMBER', 30007: 'CARRIER_FILTERED', 30008: 'UNDELIVERED',
-};
-
-/** `MessageStatus` words; queued, accepted, scheduled and sending change nothing for us. */
-const STATUSES: Record<string, Pick<DeliveryReport, 'status' | 'errorCode'>> = {
-  sent: { status: 'SENT', errorCode: null },
-  delivered: { status: 'DELIVERED', errorCode: null },
-  read: { status: 'DELIVERED', errorCode: null },
-  undelivered: { status: 'FAILED', errorCode: 'UNDELIVERED' },
-  failed: { status: 'FAILED', errorCode: 'REJECTED' },
-  canceled: { status: 'FAILED', errorCode: 'CANCELED' },
-};
 
 /**
  * Twilio Programmable Messaging: `POST /2010-04-01/Accounts/{sid}/Messages.json`, form-encoded, HTTP
@@ -100,10 +80,19 @@ export class TwilioSmsProvider implements VendorAdapter {
     const status = params.get('MessageStatus') ?? params.get('SmsStatus');
     if (sid && !status && params.has('Body')) return []; // an incoming message: parseInbound reads it
     if (!sid || !status) throw new AppError('VALIDATION_ERROR', 'Twilio status callback without MessageSid or MessageStatus');
-    const mapped = STATUSES[status.trim().toLowerCase()];
+    const mapped = TWILIO_STATUSES[status.trim().toLowerCase()];
     if (!mapped) return [];
-    const errorCode = mapped.status === 'FAILED' ? DELIVERY_ERRORS[params.get('ErrorCode') ?? ''] ?? mapped.errorCode : null;
+    // The same table as the create-time answer (twilio-codes.ts): ErrorCode 30007 is CARRIER_FILTERED in both.
+    const errorCode = mapped.status === 'FAILED' ? twilioFailureCode(status, params.get('ErrorCode')) : null;
     return [{ providerMessageId: sid, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
+  }
+
+  /**
+   * Twilio reads the answer to a messaging webhook as TwiML (twilio.com/docs/messaging/twiml): an empty
+   * `<Response/>` as text/xml sends no reply to an incoming SMS, and status callbacks ignore the body.
+   */
+  callbackReply(): { contentType: string; body: string } {
+    return { contentType: 'text/xml', body: EMPTY_TWIML };
   }
 
   /** Incoming SMS (twilioInbound), after the signature check. */
@@ -152,8 +141,12 @@ export class TwilioApi {
     const sid = asString(body['sid']);
     const status = asString(body['status'])?.toLowerCase() ?? '';
     if (status === 'failed' || status === 'undelivered' || status === 'canceled') {
+      // Created already failed: its `error_code` reads as in a status callback (one table, twilio-codes.ts).
       const code = asNumber(body['error_code']);
-      return vendorFailure(false, (code !== null && ERROR_CODES[code]) || 'VENDOR_REJECTED', `${this.#label}: created as ${status}${code === null ? '' : ` (Twilio error ${code})`}`);
+      const meaning = twilioCode(code);
+      const detail = vendorText(body['error_message'], this.#secrets());
+      if (meaning) return classifiedFailure(this.#label, meaning, null, `Twilio error ${code}`, `created as ${status}${detail ? `: ${detail}` : ''}`);
+      return vendorFailure(false, twilioFailureCode(status, code), `${this.#label}: created as ${status}${code === null ? '' : ` (Twilio error ${code})`}`);
     }
     if (sid && sid.startsWith(sidPrefix)) return { accepted: true, providerMessageId: sid, delivered: false };
     // Twilio may have queued it: resubmitting could send twice, so this is not retryable.
@@ -177,8 +170,10 @@ export class TwilioApi {
     const body = asRecord(answer.json);
     const code = asNumber(body['code']);
     const text = vendorText(body['message'], this.#secrets());
-    const detail = code === null ? text : `${text} (Twilio error ${code})`.trim();
-    return httpFailure(this.#label, answer, detail, code === null ? null : ERROR_CODES[code] ?? null);
+    // The Twilio code first (a 20429 is retried, a 20003 fails over), the HTTP status for codes we do not know.
+    const meaning = twilioCode(code);
+    if (meaning) return classifiedFailure(this.#label, meaning, answer, `Twilio error ${code}`, text);
+    return httpFailure(this.#label, answer, code === null ? text : `${text} (Twilio error ${code})`.trim());
   }
 
   /** The callback's parameters once its X-Twilio-Signature is verified; INVALID_SIGNATURE otherwise. */

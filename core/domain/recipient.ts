@@ -30,15 +30,19 @@ export const PUSH_TOKEN_MAX_LENGTH = 4096;
 const PUSH_TOKEN = /^[A-Za-z0-9_:-]+$/;
 /** APNs device tokens as apps get them: hex, 32 bytes (64 digits) today; Apple warns the size may grow. */
 const APNS_TOKEN = /^(?:[0-9a-f]{2}){32,100}$/i;
-/** Expo push tokens: `ExponentPushToken[...]` (or the newer `ExpoPushToken[...]`). */
-const EXPO_TOKEN = /^Expo(?:nent)?PushToken\[[A-Za-z0-9_-]{8,200}\]$/;
+/**
+ * Expo push tokens, exactly as Expo's own SDK accepts them (expo-server-sdk `Expo.isExpoPushToken`):
+ * `ExponentPushToken[...]` or `ExpoPushToken[...]`, or a bare UUID (what `getExpoPushTokenAsync` gives
+ * some apps, e.g. `a1b2c3d4-e5f6-7890-abcd-ef1234567890`). Only the overall length cap is ours.
+ */
+const EXPO_TOKEN = /^(?:Expo(?:nent)?PushToken\[.*\]|[a-z\d]{8}-[a-z\d]{4}-[a-z\d]{4}-[a-z\d]{4}-[a-z\d]{12})$/is;
 
 /** Which push service a device token belongs to (the vendor that can deliver to it). */
 export type PushTokenKind = 'fcm' | 'apns' | 'expo';
 
 /** Detects a token's push service, or null when it is none of the kinds we deliver to. */
 export function pushTokenKind(token: string): PushTokenKind | null {
-  if (EXPO_TOKEN.test(token)) return 'expo';
+  if (token.length <= PUSH_TOKEN_MAX_LENGTH && EXPO_TOKEN.test(token)) return 'expo';
   if (APNS_TOKEN.test(token)) return 'apns';
   return isPushToken(token) ? 'fcm' : null;
 }

@@ -15,7 +15,21 @@ export interface OutboundMessage {
 
 export type ProviderResult =
   | { accepted: true; providerMessageId: string; /** The provider confirmed delivery already (sandbox). */ delivered: boolean }
-  | { accepted: false; retryable: boolean; errorCode: string; errorMessage: string };
+  | {
+    accepted: false;
+    /** A transient failure (timeout, 5xx, throttling): the next provider is tried and the message retried later. */
+    retryable: boolean;
+    errorCode: string;
+    errorMessage: string;
+    /**
+     * The vendor refused our account, not the recipient or the content (authentication, sender not
+     * valid for the account, vendor balance exhausted, account suspended: docs/failover.md). The
+     * message fails over to the next provider, the failure counts against this provider's circuit,
+     * and with no provider left the message is retried like a transient failure. Absent or false
+     * with `retryable` false: the failure is the recipient's or the message's and ends the message.
+     */
+    accountLevel?: boolean;
+  };
 
 /**
  * One vendor for one channel. `send` never throws for vendor answers: it maps them to a result

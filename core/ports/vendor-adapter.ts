@@ -74,4 +74,9 @@ export interface VendorAdapter extends ChannelProvider {
    * adapter throws INVALID_SIGNATURE when it has no secret).
    */
   readonly verifiesCallbacks?: boolean;
+  /**
+   * The answer a vendor expects to a verified callback, when it is not our JSON envelope (Twilio's
+   * messaging webhooks expect TwiML: an empty `<Response/>` sends no reply). Absent: the JSON envelope.
+   */
+  callbackReply?(): { contentType: string; body: string };
 }

@@ -55,7 +55,10 @@ interface Tried {
 /**
  * Delivers messages: claims them (QUEUED or PENDING, lease free), tries the providers for each one's
  * channel and country in failover order, and records the outcome. Accepted -> SENT (or DELIVERED when
- * the provider confirms at once). Only permanent failures, or transient ones past `maxAttempts` ->
+ * the provider confirms at once). A transient failure (timeout, 5xx, throttling) or an account-level one
+ * (the vendor refused our account: authentication, sender, vendor balance, suspension) moves to the next
+ * provider; a recipient's or the message's failure (invalid number, opted out) ends the delivery.
+ * Only those permanent failures, or transient/account-level ones past `maxAttempts` ->
  * FAILED, and the charge is refunded (one REFUND ledger entry referencing the message: never twice).
  * Transient failures leave it PENDING and come back as a retryable PROVIDER_UNAVAILABLE so the queue
  * retries. Idempotent: a message already SENT or final is returned untouched; one held by another
@@ -153,7 +156,8 @@ export class DeliverMessage {
       }
       await storage.messageStatus.recordAttempt(attempt);
       tried.failures.push(result);
-      if (!result.retryable) break;
+      // A recipient's or the message's failure ends it; a transient or account-level one fails over (docs/failover.md).
+      if (!failsOver(result)) break;
     }
     return tried;
   }
@@ -193,7 +197,8 @@ export class DeliverMessage {
       return moved;
     }
     const last = failures[failures.length - 1] ?? { accepted: false as const, retryable: false, errorCode: 'NO_PROVIDER', errorMessage: `No provider configured for ${claimed.channel}` };
-    const permanent = !last.retryable || claimed.attempts >= this.#deps.maxAttempts;
+    // Only a recipient's or the message's failure is permanent: our accounts' failures (all providers refused the account) are retried like an outage.
+    const permanent = !failsOver(last) || claimed.attempts >= this.#deps.maxAttempts;
     if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage, lastProvider), lastProvider ? `provider:${lastProvider}` : 'worker');
     await storage.messages.transition(claimed.id, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
     throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId: claimed.id, errorCode: last.errorCode }, { retryable: true });
@@ -245,6 +250,11 @@ export class DeliverMessage {
   async #subscribed(organizationId: string): Promise<boolean> {
     return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
   }
+}
+
+/** Whether a failure moves the message to the next provider: transient, or our account's (docs/failover.md). */
+export function failsOver(result: Extract<ProviderResult, { accepted: false }>): boolean {
+  return result.retryable || result.accountLevel === true;
 }
 
 /**

@@ -152,9 +152,14 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
           statuses: reports.map((r) => r.status) }, 'delivery reports');
         const received = inbound.length > 0 && deps.inbound ? await receiveInbound(deps.inbound, adapter, inbound, koa.state['log'] as Log) : 0;
         const speech = await speechFor(adapter, names, callback, deps);
+        const reply = speech === null ? adapter.callbackReply?.() : undefined;
         if (speech !== null) {
           koa.type = 'application/xml';
           koa.body = speech;
+        } else if (reply) {
+          // The vendor's own answer format (Twilio: empty TwiML, never JSON it would try to read as TwiML).
+          koa.type = reply.contentType;
+          koa.body = reply.body;
         } else {
           koa.body = { success: true, data: { received: reports.length, applied, ...(inbound.length > 0 ? { inbound: received } : {}) } };
         }

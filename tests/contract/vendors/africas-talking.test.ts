@@ -71,11 +71,26 @@ describe("Africa's Talking adapters against a fake Africa's Talking", () => {
     it('maps the other recipient codes: 405 VENDOR_BALANCE, 406 UNSUBSCRIBED, 407 NOT_ROUTABLE, 500-502 retryable', async () => {
       const cases: Array<[number, string, boolean, string]> = [
         [405, 'InsufficientBalance', false, 'VENDOR_BALANCE'], [406, 'UserInBlacklist', false, 'UNSUBSCRIBED'], [407, 'CouldNotRoute', false, 'NOT_ROUTABLE'],
-        [401, 'RiskHold', false, 'VENDOR_REJECTED'], [500, 'InternalServerError', true, 'VENDOR_UNAVAILABLE'], [502, 'RejectedByGateway', true, 'VENDOR_UNAVAILABLE'],
+        [401, 'RiskHold', false, 'ACCOUNT_RESTRICTED'], [500, 'InternalServerError', true, 'VENDOR_UNAVAILABLE'], [502, 'RejectedByGateway', true, 'VENDOR_UNAVAILABLE'],
       ];
       for (const [statusCode, status, retryable, errorCode] of cases) {
         fake.smsRecipients.set('+233241234567', { statusCode, status });
         expect(await sms().send(message()), status).to.include({ accepted: false, retryable, errorCode });
+      }
+    });
+
+    // AT "Sending messages" status codes (developers.africastalking.com/docs/sms/sending/bulk): our account's
+    // (401 RiskHold, 402 InvalidSenderId, 405 InsufficientBalance) fail over; the recipient's end the message.
+    it('classifies recipient statusCodes by whose they are: 401, 402, 405 account-level (fail over), 403, 404, 406, 409 the recipient\'s', async () => {
+      const cases: Array<[number, string, boolean]> = [
+        [401, 'RiskHold', true], [402, 'InvalidSenderId', true], [405, 'InsufficientBalance', true],
+        [403, 'InvalidPhoneNumber', false], [404, 'UnsupportedNumberType', false], [406, 'UserInBlacklist', false], [409, 'DoNotDisturbRejection', false],
+      ];
+      for (const [statusCode, status, accountLevel] of cases) {
+        fake.smsRecipients.set('+233241234567', { statusCode, status });
+        const result = await sms().send(message());
+        expect(result, status).to.include({ accepted: false, retryable: false });
+        expect(result.accepted === false && result.accountLevel === true, status).to.equal(accountLevel);
       }
     });
 
@@ -161,6 +176,21 @@ describe("Africa's Talking adapters against a fake Africa's Talking", () => {
           const { callback } = await sendAndReport(status, reason);
           expect(withToken().parseCallback(callback)[0], `${status} ${reason}`).to.include({ ...expected, vendorStatus: status });
         }
+      });
+
+      // AT's delivery-report docs (developers.africastalking.com/docs/sms/notifications) list the failureReason
+      // values with AT's own spelling: "NotNetworkSubcriber" (sic). Documented payload:
+      // id=ATXid_...&status=Failed&phoneNumber=+233241234567&networkCode=62001&failureReason=NotNetworkSubcriber&retryCount=0
+      it('reads AT\'s own spelling NotNetworkSubcriber (and the corrected one) as INVALID_NUMBER, not a bare UNDELIVERED', async () => {
+        for (const reason of ['NotNetworkSubcriber', 'NotNetworkSubscriber', 'UserDoesNotExist']) {
+          const { callback } = await sendAndReport('Failed', reason);
+          expect(withToken().parseCallback(callback)[0], reason).to.include({ status: 'FAILED', errorCode: 'INVALID_NUMBER', vendorStatus: 'Failed' });
+        }
+        const documented: InboundCallback = {
+          url: receiver.url, headers: {}, contentType: 'application/x-www-form-urlencoded',
+          rawBody: Buffer.from('id=ATXid_dd6ecf4c13b6e4a8ccbfdc1c7af9c1b5&status=Failed&phoneNumber=%2B233241234567&networkCode=62001&failureReason=NotNetworkSubcriber&retryCount=0'),
+        };
+        expect(withToken().parseCallback(documented)).to.deep.equal([{ providerMessageId: 'ATXid_dd6ecf4c13b6e4a8ccbfdc1c7af9c1b5', status: 'FAILED', errorCode: 'INVALID_NUMBER', vendorStatus: 'Failed', occurredAt: null }]);
       });
 
       it('ignores a status word it does not know', async () => {

@@ -114,7 +114,7 @@ describe('Contract: APNs provider API adapter (HTTP/2, token auth) against a loc
     expect(await apns.send(message())).to.deep.include({ accepted: false, retryable: false, errorCode: 'UNREGISTERED' });
   });
 
-  it('maps 429 TooManyRequests to RATE_LIMITED and 503 to VENDOR_UNAVAILABLE, both retryable; other 400s to INVALID_REQUEST', async () => {
+  it('maps 429 TooManyRequests to RATE_LIMITED and 503 to VENDOR_UNAVAILABLE, both retryable; TopicDisallowed (our bundle id) to an account-level CONFIG_INVALID', async () => {
     const apns = provider();
     fake.script({ kind: 'rate-limited', retryAfterSeconds: 30 });
     const limited = await apns.send(message());
@@ -122,7 +122,10 @@ describe('Contract: APNs provider API adapter (HTTP/2, token auth) against a loc
     if (!limited.accepted) expect(limited.errorMessage).to.contain('TooManyRequests');
     fake.script({ kind: 'error', status: 503, body: { reason: 'ServiceUnavailable' } });
     expect(await apns.send(message())).to.deep.include({ accepted: false, retryable: true, errorCode: 'VENDOR_UNAVAILABLE' });
-    expect(await provider({ topic: 'gh.other.app' }).send(message())).to.deep.include({ accepted: false, retryable: false, errorCode: 'INVALID_REQUEST' });
+    // Apple: 400 TopicDisallowed "Pushing to this topic is not allowed" is our configuration, not the device's: it fails over.
+    expect(await provider({ topic: 'gh.other.app' }).send(message())).to.deep.include({ accepted: false, retryable: false, errorCode: 'CONFIG_INVALID', accountLevel: true });
+    fake.script({ kind: 'error', status: 400, body: { reason: 'BadCollapseId' } });
+    expect(await apns.send(message())).to.deep.include({ accepted: false, retryable: false, errorCode: 'INVALID_REQUEST' });
   });
 
   it('fails a key APNs does not know with a permanent AUTH_FAILED that never contains the key or the provider token', async () => {

@@ -44,6 +44,14 @@ describe('Hubtel SMS adapter against a fake Hubtel', () => {
     expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false });
   });
 
+  // Hubtel's older answer (api.hubtel.com/v1/messages; hubtel/hubtel-sms-php src/MessageResponse.php reads
+  // Status, MessageId, Rate, NetworkId, ClientReference): HTTP 201 {"Status":0,"MessageId":"...","Rate":...}.
+  it('accepts the older PascalCase success answer (HTTP 201 {"Status":0,"MessageId":...}) instead of failing an accepted message', async () => {
+    fake.shape = 'legacy';
+    const result = await adapter().send(sms());
+    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false });
+  });
+
   it("sends the message's own sender id when it has one", async () => {
     await adapter().send(sms({ senderId: 'ShopGH' }));
     expect(fake.accepted[0]).to.include({ from: 'ShopGH', via: 'POST' });

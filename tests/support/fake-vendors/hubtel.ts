@@ -16,8 +16,11 @@ export interface FakeHubtelMessage {
 }
 
 export interface FakeHubtel extends FakeServer {
-  /** 'flat' (businessdocs) or 'wrapped' (`{ message, responseCode, data }`, the Redocly portal's shape). */
-  shape: 'flat' | 'wrapped';
+  /**
+   * 'flat' (businessdocs), 'wrapped' (`{ message, responseCode, data }`, the Redocly portal's shape) or
+   * 'legacy' (the older API's `201 { Status: 0, MessageId, Rate, NetworkId, ClientReference }`, hubtel/hubtel-sms-php).
+   */
+  shape: 'flat' | 'wrapped' | 'legacy';
   accepted: FakeHubtelMessage[];
   setStatus(messageId: string, status: string, updateTime?: string): void;
 }
@@ -64,6 +67,7 @@ export async function startFakeHubtel(options: { clientId?: string; clientSecret
     const messageId = randomUUID();
     accepted.push({ messageId, from, to, content, via, status: 'Pending', updateTime: '2025-08-15T09:30:01' });
     const data = { rate: 0.0309, messageId, status: 0, networkId: '62001' };
+    if (state.shape === 'legacy') return { status: 201, body: { Status: 0, MessageId: messageId, Rate: 0.0309, NetworkId: '62001', ClientReference: null } };
     return state.shape === 'flat'
       ? { status: 200, body: { ...data, clientReference: null, statusDescription: 'request submitted successfully' } }
       : { status: 200, body: { message: 'Success', responseCode: '0000', data } };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Expo } from 'expo-server-sdk';
 import type { Channel } from '../../../core/domain/channel.ts';
 import { EMAIL_MAX_LENGTH, isPhoneChannel, normalizeEmail, normalizeRecipient, pushTokenKind } from '../../../core/domain/recipient.ts';
 
@@ -98,9 +99,21 @@ describe('domain: normalizeRecipient', () => {
     for (const expo of ['ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]', 'ExpoPushToken[AbC123-_xyz0123456789]']) {
       expect(normalizeRecipient('PUSH', expo)).to.deep.include({ ok: true, recipient: expo, pushTokenKind: 'expo' });
     }
-    for (const bad of ['f'.repeat(63), 'f'.repeat(65), 'ExponentPushToken[]', 'ExponentPushToken[a b]', 'g'.repeat(64)]) {
+    for (const bad of ['f'.repeat(63), 'f'.repeat(65), 'ExponentPushToken[a b', 'g'.repeat(64)]) {
       expect(normalizeRecipient('PUSH', bad).ok, bad).to.equal(false);
     }
     expect(pushTokenKind('not a token')).to.equal(null);
+  });
+
+  // Expo's own SDK (expo-server-sdk, `Expo.isExpoPushToken`) is the oracle: a bare UUID is a valid Expo token.
+  it('accepts as Expo tokens exactly what Expo.isExpoPushToken accepts, bare UUIDs included', () => {
+    const candidates = [
+      'a1b2c3d4-e5f6-7890-abcd-ef1234567890', 'A1B2C3D4-E5F6-7890-ABCD-EF1234567890', 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]', 'ExpoPushToken[AbC123-_xyz0123456789]',
+      'ExponentPushToken[]', 'ExponentPushToken[a b]', 'ExpoPushToken[x', 'a1b2c3d4-e5f6-7890-abcd-ef123456789', 'a1b2c3d4e5f67890abcdef1234567890', 'not a token',
+    ];
+    for (const token of candidates) {
+      expect(pushTokenKind(token) === 'expo', token).to.equal(Expo.isExpoPushToken(token));
+    }
+    expect(normalizeRecipient('PUSH', 'a1b2c3d4-e5f6-7890-abcd-ef1234567890')).to.deep.include({ ok: true, recipient: 'a1b2c3d4-e5f6-7890-abcd-ef1234567890', pushTokenKind: 'expo' });
   });
 });
