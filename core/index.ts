@@ -60,6 +60,7 @@ export * from './ports/secrets.ts';
 export * from './ports/session-tokens.ts';
 export * from './ports/session-revocation-repository.ts';
 export * from './ports/known-login-client-repository.ts';
+export * from './use-cases/auth/login-clients.ts';
 export * from './ports/storage.ts';
 export * from './ports/suppression-repository.ts';
 export * from './ports/template-repository.ts';

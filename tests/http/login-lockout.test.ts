@@ -85,6 +85,19 @@ describe('HTTP: /auth/login lockout cannot keep the owner out', function () {
     expect((await postFrom(app, `${prefix}.150`, '/auth/login', { email: user.email, password: 'a-brand-new-passphrase' })).status).to.equal(200);
   });
 
+  it('knows the registering browser and address from the start', async () => {
+    const prefix = net();
+    const email = `lockout-register-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const registered = await postFrom(app, `${prefix}.100`, '/auth/register', { email, password: 'correct-horse-battery', firstName: 'Ama', lastName: 'Owusu' });
+    expect(registered.status).to.equal(201);
+    const deviceToken = registered.body.data!['deviceToken'] as string;
+    expect(deviceToken).to.match(/^[A-Za-z0-9_-]{43}$/);
+    await attack(email, prefix);
+    expect((await postFrom(app, `${prefix}.150`, '/auth/login', { email, password: 'correct-horse-battery' })).status).to.equal(429);
+    expect((await postFrom(app, `${prefix}.100`, '/auth/login', { email, password: 'correct-horse-battery' })).status).to.equal(200);
+    expect((await postFrom(app, `${prefix}.151`, '/auth/login', { email, password: 'correct-horse-battery', deviceToken })).status).to.equal(200);
+  });
+
   it('still stops guessing from a known device: 10 failures with its token block it on every address', async () => {
     const user = await registerUser(app.api, 'lockout-device');
     const prefix = net();

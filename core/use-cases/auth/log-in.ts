@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { fields, parseInput } from '../../validation.ts';
-import { ipRateKey, normalizeIpAddress } from '../../domain/ip-address.ts';
 import { toUserProfile } from '../../domain/user.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { PasswordHasher } from '../../ports/password-hasher.ts';
@@ -10,6 +9,7 @@ import type { Secrets } from '../../ports/secrets.ts';
 import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { listUserOrganizations } from './list-user-organizations.ts';
+import { addressDigest, deviceDigest, LOGIN_WINDOW_SECONDS, loginThrottleKeys, rememberLoginClient } from './login-clients.ts';
 
 export const LogInInput = v.object({
   email: fields.email(),
@@ -33,27 +33,11 @@ export interface LogInDeps {
   limits: { perEmail: number; perIp: number };
 }
 
-/** The window of every login throttle. */
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** Failures on one account from every client IP together, as a multiple of the per-(account, IP) limit. */
 const ACCOUNT_FACTOR = 10;
 /** A device or address stays known this long after its last successful login. */
 const KNOWN_CLIENT_DAYS = 90;
 const DEVICE_TOKEN = /^[A-Za-z0-9_-]{32,256}$/;
-
-/** The throttle keys of a login attempt; a completed password reset clears the account's (reset-password.ts). */
-export const loginThrottleKeys = {
-  account: (email: string) => `login:fail:email:${email}`,
-  pair: (email: string, clientIp: string) => `login:fail:pair:${email}:${clientKey(clientIp)}`,
-  ip: (clientIp: string) => `login:fail:ip:${clientKey(clientIp)}`,
-  device: (deviceHash: string) => `login:fail:device:${deviceHash}`,
-};
-
-/** One spelling per client: IPv4 itself, IPv6 its /64 (addresses rotated inside one network count once). */
-function clientKey(clientIp: string): string {
-  const ip = normalizeIpAddress(clientIp);
-  return ip ? ipRateKey(ip) : clientIp;
-}
 
 /**
  * Exchanges email and password for a session token, a device token and the user's organizations. Errors:
@@ -77,8 +61,8 @@ export class LogIn {
     const { storage, passwords, sessions, rateLimiter, secrets, clock, limits } = this.#deps;
     const user = await storage.users.findByEmail(input.email);
     const presented = input.deviceToken && DEVICE_TOKEN.test(input.deviceToken) ? input.deviceToken : null;
-    const deviceHash = presented ? secrets.sha256(`login-device:${presented}`) : null;
-    const addressHash = secrets.sha256(`login-address:${clientKey(clientIp)}`);
+    const deviceHash = presented ? deviceDigest(secrets, presented) : null;
+    const addressHash = addressDigest(secrets, clientIp);
     const since = new Date(clock.now().getTime() - KNOWN_CLIENT_DAYS * 86_400_000);
     const known = user ? await storage.knownLoginClients.findKnown(user.id, deviceHash ? [deviceHash, addressHash] : [addressHash], since) : [];
 
@@ -103,9 +87,7 @@ export class LogIn {
       throw new AppError('INVALID_CREDENTIALS', 'Email or password is incorrect');
     }
 
-    // The device (its token, new or presented) and the address become known: they skip the account-wide throttle next time.
-    const deviceToken = presented ?? secrets.randomToken(32);
-    await storage.knownLoginClients.remember(user.id, [secrets.sha256(`login-device:${deviceToken}`), addressHash], clock.now());
+    const deviceToken = await rememberLoginClient({ storage, secrets, clock }, user.id, clientIp, presented);
     const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);
     return {
       token: session.token,

@@ -7,7 +7,7 @@ import type { PasswordHasher } from '../../ports/password-hasher.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
-import { LOGIN_WINDOW_SECONDS, loginThrottleKeys } from './log-in.ts';
+import { LOGIN_WINDOW_SECONDS, loginThrottleKeys } from './login-clients.ts';
 
 export const ResetPasswordInput = v.object({
   token: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(512, 'is too long')),

@@ -18,7 +18,7 @@ export function bindAuthModule(container: Container): void {
     (apiKeys, secrets, clock) => new AuthenticateApiKey({ apiKeys, secrets, clock }), [INFRA.apiKeyLookup, INFRA.secrets, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (config, storage, passwords, sessions, ids, clock, rateLimiter, secrets, email, logger) => authRoutes({
-      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds, trialCredit: config.trialCredit, rateLimiter }),
+      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds, trialCredit: config.trialCredit, rateLimiter, secrets }),
       logIn: new LogIn({
         storage, passwords, sessions, rateLimiter, secrets, clock, sessionTtlSeconds: config.sessionTtlSeconds,
         limits: { perEmail: config.loginLimitPerEmail, perIp: config.loginLimitPerIp },

@@ -20,8 +20,8 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'POST', path: '/auth/register', tag: 'Auth', summary: 'Register a user (optionally with an organization and its wallet)',
       auth: 'none', body: RegisterUserInput,
-      responses: { 201: 'Registered; a session token', 400: 'VALIDATION_ERROR', 409: 'EMAIL_EXISTS' },
-      handler: async ({ body }) => ok(await deps.registerUser.execute(body), 201),
+      responses: { 201: 'Registered; a session token and a device token (send it with later logins)', 400: 'VALIDATION_ERROR', 409: 'EMAIL_EXISTS' },
+      handler: async ({ body, ip }) => ok(await deps.registerUser.execute(body, ip), 201),
     },
     {
       method: 'POST', path: '/auth/login', tag: 'Auth', summary: 'Log in with email and password',

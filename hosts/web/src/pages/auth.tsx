@@ -79,6 +79,7 @@ export function SignUpPage(): ReactNode {
     const body: Record<string, string> = { firstName: v.firstName, lastName: v.lastName, email: v.email, password: v.password };
     if (v.organizationName.trim()) body['organizationName'] = v.organizationName.trim();
     const result = await api.post<AuthResult>('/auth/register', body);
+    storeDeviceToken(result.deviceToken);
     await session.signIn(result.token, result.organizations?.[0]?.id ?? null);
     navigate(body['organizationName'] ? '/app/onboarding' : '/app');
   });
