@@ -1,4 +1,4 @@
-import type { KnownLoginClientRepository } from '../../core/ports/known-login-client-repository.ts';
+import { KNOWN_LOGIN_CLIENTS_PER_USER, type KnownLoginClientRepository } from '../../core/ports/known-login-client-repository.ts';
 import type { MemoryState } from './memory-state.ts';
 
 export class InMemoryKnownLoginClientRepository implements KnownLoginClientRepository {
@@ -11,7 +11,8 @@ export class InMemoryKnownLoginClientRepository implements KnownLoginClientRepos
       const seen = clients.get(hash);
       if (!seen || seen.getTime() < at.getTime()) clients.set(hash, at);
     }
-    this.#state.knownLoginClients.set(userId, clients);
+    const kept = [...clients].sort(([ha, a], [hb, b]) => b.getTime() - a.getTime() || (ha < hb ? -1 : 1)).slice(0, KNOWN_LOGIN_CLIENTS_PER_USER);
+    this.#state.knownLoginClients.set(userId, new Map(kept));
   }
 
   async findKnown(userId: string, clientHashes: readonly string[], since: Date): Promise<string[]> {

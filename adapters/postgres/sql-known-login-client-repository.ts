@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import type { KnownLoginClientRepository } from '../../core/ports/known-login-client-repository.ts';
+import { KNOWN_LOGIN_CLIENTS_PER_USER, type KnownLoginClientRepository } from '../../core/ports/known-login-client-repository.ts';
 import { sqlRows } from './sql-rows.ts';
 
 /** `known_login_clients` (migration 0045): one row per (user, client digest). */
@@ -13,6 +13,8 @@ export class SqlKnownLoginClientRepository implements KnownLoginClientRepository
       select $1, h, $3 from unnest($2::text[]) as h
       on conflict (user_id, client_hash) do update set last_seen_at = greatest(known_login_clients.last_seen_at, excluded.last_seen_at)`,
     [userId, [...new Set(clientHashes)], at]);
+    await sqlRows(this.#em, `delete from known_login_clients where user_id = $1 and client_hash not in (
+      select client_hash from known_login_clients where user_id = $1 order by last_seen_at desc, client_hash limit $2)`, [userId, KNOWN_LOGIN_CLIENTS_PER_USER]);
   }
 
   async findKnown(userId: string, clientHashes: readonly string[], since: Date): Promise<string[]> {

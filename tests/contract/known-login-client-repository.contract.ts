@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { KNOWN_LOGIN_CLIENTS_PER_USER } from '../../core/ports/known-login-client-repository.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import { at, seedUser } from './contract-fixtures.ts';
 
@@ -17,6 +18,13 @@ export function describeKnownLoginClientContract(name: string, makeStorage: () =
       expect(await storage.knownLoginClients.findKnown(user.id, ['device-a', 'address-a'], at(300))).to.deep.equal(['device-a']);
       expect(await storage.knownLoginClients.findKnown(other.id, ['device-a', 'address-a'], at(0))).to.deep.equal([]);
       expect(await storage.knownLoginClients.findKnown(user.id, [], at(0))).to.deep.equal([]);
+    });
+
+    it('keeps only the most recently seen clients of a user', async () => {
+      const user = await seedUser(storage);
+      for (let i = 0; i < KNOWN_LOGIN_CLIENTS_PER_USER + 5; i += 1) await storage.knownLoginClients.remember(user.id, [`c${i}`], at(i));
+      expect(await storage.knownLoginClients.findKnown(user.id, ['c0', 'c4'], at(0))).to.deep.equal([]);
+      expect(await storage.knownLoginClients.findKnown(user.id, ['c5', `c${KNOWN_LOGIN_CLIENTS_PER_USER + 4}`], at(0))).to.have.length(2);
     });
 
     it('forgets every client of one user only', async () => {
