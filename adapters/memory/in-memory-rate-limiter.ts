@@ -28,4 +28,8 @@ export class InMemoryRateLimiter implements RateLimiter {
     const count = current && current.start === start ? current.count : 0;
     return { allowed: count < limit, count, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
   }
+
+  async clear(key: string, windowSeconds: number): Promise<void> {
+    this.#windows.delete(`${key}@${windowSeconds}`);
+  }
 }

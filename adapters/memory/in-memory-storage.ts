@@ -11,6 +11,7 @@ import { MemoryState } from './memory-state.ts';
 import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
 import { InMemorySessionRevocationRepository } from './in-memory-session-revocation-repository.ts';
+import { InMemoryKnownLoginClientRepository } from './in-memory-known-login-client-repository.ts';
 import { InMemorySenderIdRepository } from './in-memory-sender-id-repository.ts';
 import { InMemoryVerificationRepository } from './in-memory-verification-repository.ts';
 import { InMemoryInboxRepository } from './in-memory-inbox-repository.ts';
@@ -46,7 +47,7 @@ import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
  */
 export class InMemoryStorage implements Storage {
   readonly state = new MemoryState();
-  readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets; readonly sessionRevocations;
+  readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets; readonly sessionRevocations; readonly knownLoginClients;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
   readonly outboundEvents; readonly auditLog; readonly contacts;
   readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
@@ -68,6 +69,7 @@ export class InMemoryStorage implements Storage {
     this.apiKeys = new InMemoryApiKeyRepository(this.state);
     this.passwordResets = new InMemoryPasswordResetRepository(this.state);
     this.sessionRevocations = new InMemorySessionRevocationRepository(this.state);
+    this.knownLoginClients = new InMemoryKnownLoginClientRepository(this.state);
     this.messages = new InMemoryMessageRepository(this.state);
     this.messageStatus = new InMemoryMessageStatusRepository(this.state);
     this.templates = new InMemoryTemplateRepository(this.state);

@@ -58,6 +58,8 @@ export class MemoryState {
   revokedTokens = new Map<string, Date>();
   /** User id -> sessions issued before this are refused. */
   sessionCutoffs = new Map<string, Date>();
+  /** user id -> client digest -> last seen. */
+  knownLoginClients = new Map<string, Map<string, Date>>();
   suppressions = new Map<string, Suppression>();
   optOutLinks = new Map<string, OptOutLink>();
   /** Seeded as migration 0021 seeds the database: GH marketing, Monday to Saturday, 08:00-19:00. */

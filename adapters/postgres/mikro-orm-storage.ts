@@ -17,6 +17,7 @@ import { MikroOrmSuppressionRepository } from './mikro-orm-suppression-repositor
 import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
+import { SqlKnownLoginClientRepository } from './sql-known-login-client-repository.ts';
 import { SqlSenderIdRepository } from './sql-sender-id-repository.ts';
 import { SqlOptOutLinkRepository } from './sql-opt-out-link-repository.ts';
 import { SqlSendWindowRepository } from './sql-send-window-repository.ts';
@@ -59,6 +60,7 @@ export class MikroOrmStorage implements Storage {
   get apiKeys() { return new MikroOrmApiKeyRepository(this.#database.em()); }
   get passwordResets() { return new MikroOrmPasswordResetRepository(this.#database.em()); }
   get sessionRevocations() { return new SqlSessionRevocationRepository(this.#database.em()); }
+  get knownLoginClients() { return new SqlKnownLoginClientRepository(this.#database.em()); }
   get messages() { return new MikroOrmMessageRepository(this.#database.em()); }
   get messageStatus() { return new SqlMessageStatusRepository(this.#database.em()); }
   get templates() { return new MikroOrmTemplateRepository(this.#database.em()); }
@@ -103,6 +105,7 @@ export class MikroOrmStorage implements Storage {
       apiKeys: new MikroOrmApiKeyRepository(em),
       passwordResets: new MikroOrmPasswordResetRepository(em),
       sessionRevocations: new SqlSessionRevocationRepository(em),
+      knownLoginClients: new SqlKnownLoginClientRepository(em),
       messages: new MikroOrmMessageRepository(em),
       messageStatus: new SqlMessageStatusRepository(em),
       templates: new MikroOrmTemplateRepository(em),

@@ -77,6 +77,10 @@ export class PostgresRateLimiter implements RateLimiter {
     return { allowed: count < limit, count, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
   }
 
+  async clear(key: string, windowSeconds: number): Promise<void> {
+    await sqlRows(this.#database.em(), 'delete from rate_limit_windows where key = $1', [`${key}@${windowSeconds}`]);
+  }
+
   /** Deletes windows that have ended (run periodically by the worker). */
   async purgeExpired(): Promise<number> {
     const result = await this.#database.em().execute<{ affectedRows?: number }>('delete from rate_limit_windows where expires_at < ?', [this.#clock.now()], 'run');

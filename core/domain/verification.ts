@@ -60,13 +60,15 @@ export interface VerifySettings {
   allowedCountries: string[];
   maxStartsPerRecipientPerHour: number;
   maxStartsPerIpPerHour: number;
+  /** Starts of the whole organization per hour, every recipient and address together (pumping over many prefixes). */
+  maxStartsPerHour: number;
   codeLength: number;
   expiresInSeconds: number;
   prefixBlocking: boolean;
 }
 
 export const DEFAULT_VERIFY_SETTINGS: VerifySettings = {
-  allowedCountries: ['GH'], maxStartsPerRecipientPerHour: 5, maxStartsPerIpPerHour: 20, codeLength: 6, expiresInSeconds: 600, prefixBlocking: true,
+  allowedCountries: ['GH'], maxStartsPerRecipientPerHour: 5, maxStartsPerIpPerHour: 20, maxStartsPerHour: 1000, codeLength: 6, expiresInSeconds: 600, prefixBlocking: true,
 };
 
 /** A prefix is blocked when, in the last hour, it had at least this many starts ... */

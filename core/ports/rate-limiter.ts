@@ -14,4 +14,6 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict>;
   /** Says whether `key` is still within `limit` hits per `windowSeconds`, without counting one (count: hits so far). */
   check(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict>;
+  /** Forgets the hits of `key` counted per `windowSeconds` (a completed password reset lifts the login throttles). */
+  clear(key: string, windowSeconds: number): Promise<void>;
 }

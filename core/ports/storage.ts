@@ -2,6 +2,7 @@ import type { ApiKeyRepository } from './api-key-repository.ts';
 import type { ApprovalRepository } from './approval-repository.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
 import type { SessionRevocationRepository } from './session-revocation-repository.ts';
+import type { KnownLoginClientRepository } from './known-login-client-repository.ts';
 import type { MessageRepository } from './message-repository.ts';
 import type { MessageStatusRepository } from './message-status-repository.ts';
 import type { PricingRepository } from './pricing-repository.ts';
@@ -45,6 +46,7 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   passwordResets: PasswordResetRepository;
   sessionRevocations: SessionRevocationRepository;
+  knownLoginClients: KnownLoginClientRepository;
   messages: MessageRepository;
   messageStatus: MessageStatusRepository;
   templates: TemplateRepository;

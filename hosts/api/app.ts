@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { authenticate, type Authenticators } from './middleware/authenticate.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { refuseNul } from './middleware/nul-guard.ts';
+import { refuseRepeatedQuery } from './middleware/query-guard.ts';
 import { readRawBody } from './middleware/raw-body.ts';
 import { multipartBody, removeUploads } from './middleware/multipart.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions): Koa {
     const parsesJson = BODY_METHODS.includes(route.method) && !route.rawBody && !route.custom && !route.multipart;
     const handle: Koa.Middleware = async (ctx) => {
       ctx.state['routePath'] = route.path;
+      refuseRepeatedQuery(ctx.query);
       const principals = (ctx.state['principals'] as Awaited<ReturnType<typeof authenticate>> | undefined) ?? await authenticate(ctx, route, options.auth);
       const body = route.rawBody ? await readRawBody(ctx.req, options.bodyLimitBytes) : (ctx.request as unknown as { body?: unknown }).body;
       const query = ctx.query as Record<string, string | undefined>;
@@ -65,7 +67,7 @@ export function createApp(options: AppOptions): Koa {
       ctx.status = result.status ?? 200;
       ctx.body = { success: true, data: result.data };
     };
-    const markRoute: Koa.Middleware = async (ctx, next) => { ctx.state['routePath'] = route.path; await next(); };
+    const markRoute: Koa.Middleware = async (ctx, next) => { ctx.state['routePath'] = route.path; refuseRepeatedQuery(ctx.query); await next(); };
     const chain = route.multipart ? [markRoute, authenticateFirst(route, options.auth), multipartBody(route.multipart.maxBytes), removeUploads(), handle]
       : parsesJson ? [markRoute, rejectNonJson(route), jsonBody, handle] : [handle];
     router.register(route.path, [route.method], chain, { name: `${route.method} ${route.path}` });
@@ -77,17 +79,27 @@ export function createApp(options: AppOptions): Koa {
 }
 
 /**
- * On every answer: no MIME sniffing, no Referer leaking paths with ids or tokens to other sites, and HSTS
- * when the service is reached over https. The dashboard adds its Content-Security-Policy (web-app.ts).
+ * On every answer: no MIME sniffing, no Referer leaking paths with ids or tokens to other sites, no framing
+ * (X-Frame-Options for old browsers; clickjacking of the opt-out or checkout buttons), and HSTS when the
+ * service is reached over https. An HTML answer without its own Content-Security-Policy (the opt-out and
+ * sandbox checkout pages, HTML error pages) gets STATIC_PAGE_CSP: no script, inline styles, forms to itself,
+ * never framed. The dashboard, docs and inbox example set their own, each with frame-ancestors 'none'.
  */
 function securityHeaders(hsts: boolean): Koa.Middleware {
   return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('X-Frame-Options', 'DENY');
     if (hsts) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    await next();
+    try {
+      await next();
+    } finally {
+      if (ctx.response.is('html') && !ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', STATIC_PAGE_CSP);
+    }
   };
 }
+
+export const STATIC_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** Multipart routes check credentials before reading (and storing) the upload. */
 function authenticateFirst(route: RouteDefinition, auth: Authenticators): Koa.Middleware {

@@ -23,6 +23,17 @@ export function describeRateLimiterContract(name: string, makeLimiter: (clock: F
       limiter = await makeLimiter(clock);
     });
 
+    it('clears one key of one window length, leaving other keys and lengths', async () => {
+      const [key, other] = [uniqueId('login'), uniqueId('login')];
+      for (let i = 0; i < 3; i += 1) { await limiter.hit(key, 3, 60); await limiter.hit(key, 3, 900); await limiter.hit(other, 3, 60); }
+      expect((await limiter.check(key, 3, 60)).allowed).to.equal(false);
+      await limiter.clear(key, 60);
+      expect(await limiter.check(key, 3, 60)).to.include({ allowed: true, count: 0 });
+      expect((await limiter.check(key, 3, 900)).count).to.equal(3);
+      expect((await limiter.check(other, 3, 60)).count).to.equal(3);
+      expect((await limiter.hit(key, 3, 60)).count).to.equal(1);
+    });
+
     it('counts the hits of a key within a window', async () => {
       const key = uniqueId('login');
       const counts = [];

@@ -155,7 +155,7 @@ export function describeVerificationRepositoryContract(name: string, makeStorage
         { channel: 'EMAIL', country: null, hour: at(7200).toISOString(), starts: 1, approvals: 1 },
       ]);
       expect(await storage.verifications.settings(org)).to.equal(null);
-      const settings = { allowedCountries: ['GH', 'NG'], maxStartsPerRecipientPerHour: 3, maxStartsPerIpPerHour: 10, codeLength: 8, expiresInSeconds: 300, prefixBlocking: false };
+      const settings = { allowedCountries: ['GH', 'NG'], maxStartsPerRecipientPerHour: 3, maxStartsPerIpPerHour: 10, maxStartsPerHour: 50, codeLength: 8, expiresInSeconds: 300, prefixBlocking: false };
       await storage.verifications.saveSettings(org, settings, at(0));
       await storage.verifications.saveSettings(org, { ...settings, codeLength: 7 }, at(1));
       expect(await storage.verifications.settings(org)).to.deep.equal({ ...settings, codeLength: 7 });

@@ -8,6 +8,8 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { PasswordHasher } from '../../ports/password-hasher.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.ts';
+import type { Secrets } from '../../ports/secrets.ts';
+import { rememberLoginClient } from './login-clients.ts';
 import { TRIAL_CREDIT_REFERENCE, type TrialCreditPolicy } from '../../domain/wallet.ts';
 import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -32,6 +34,8 @@ export interface RegisterUserDeps {
   /** The credit a new organization starts with; absent or amount 0: none. Needs `rateLimiter` for its daily cap. */
   trialCredit?: TrialCreditPolicy | undefined;
   rateLimiter?: RateLimiter | undefined;
+  /** With it (and the client address), the registering browser and address become known login clients (docs/permissions.md). */
+  secrets?: Secrets | undefined;
 }
 
 const DAY_SECONDS = 86_400;
@@ -46,7 +50,7 @@ export class RegisterUser {
   readonly #deps: RegisterUserDeps;
   constructor(deps: RegisterUserDeps) { this.#deps = deps; }
 
-  async execute(raw: unknown) {
+  async execute(raw: unknown, clientIp?: string) {
     const input = parseInput(RegisterUserInput, raw);
     const weakness = passwordWeakness(input.password);
     if (weakness) throw fieldError('password', `password ${weakness}`);
@@ -77,10 +81,14 @@ export class RegisterUser {
       await tx.memberships.insert({ id: ids.next(), organizationId: organization.id, userId: user.id, role: 'TENANT_OWNER', createdAt: now });
     });
 
+    // Choosing the password proves control as a login does: this browser and address are known from the start.
+    const secrets = this.#deps.secrets;
+    const deviceToken = secrets && clientIp !== undefined ? await rememberLoginClient({ storage, secrets, clock }, user.id, clientIp, null) : undefined;
     const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);
     return {
       token: session.token,
       expiresAt: session.expiresAt.toISOString(),
+      ...(deviceToken ? { deviceToken } : {}),
       user: toUserProfile(user),
       organizations: organization ? [{ id: organization.id, name: organization.name, role: 'TENANT_OWNER' as const }] : [],
     };

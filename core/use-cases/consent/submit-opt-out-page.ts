@@ -1,3 +1,4 @@
+import { isAppError } from '../../errors.ts';
 import { PREFERENCE_CATEGORIES, type Preference, type PreferenceSource } from '../../domain/preferences.ts';
 import type { Channel, TemplateCategory } from '../../domain/channel.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -17,7 +18,9 @@ export type OptOutChoice =
 /**
  * POST /u/{token}: records the recipient's choice (docs/consent.md): category entries of the
  * suppression list, a `contact.opted_out` webhook for real opt-outs and an audit entry, in one
- * transaction. Replaying a submission changes nothing and emits nothing. Unknown category names in
+ * transaction. Replaying a submission changes nothing and emits nothing; concurrent submissions of one
+ * link are idempotent too (the loser of a race on the same suppression entry runs again and finds it
+ * there, changing nothing), so the page always renders. Unknown category names in
  * the form are ignored (a tampered form can only opt out of real categories).
  */
 export class SubmitOptOutPage {
@@ -29,11 +32,18 @@ export class SubmitOptOutPage {
     const changes: Preference[] = choice.kind === 'unsubscribe'
       ? [{ category: 'MARKETING', channel: link.channel, optedIn: false }]
       : PREFERENCE_CATEGORIES.map((category: TemplateCategory) => ({ category, channel: link.channel, optedIn: choice.optedIn.includes(category) }));
-    const changed = await this.#deps.storage.transaction(async (tx) => {
+    const apply = () => this.#deps.storage.transaction(async (tx) => {
       const [contact] = await tx.contacts.findByAddresses(link.organizationId, link.channel === 'EMAIL' ? [] : [link.recipient], link.channel === 'EMAIL' ? [link.recipient] : []);
       return applyPreferenceChanges(tx, this.#deps, { organizationId: link.organizationId, addresses: new Map([[link.channel, link.recipient]]), contactId: contact?.id ?? null },
         changes, choice.kind === 'unsubscribe' ? choice.source : 'link', null);
     });
-    return { changed, channel: link.channel };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return { changed: await apply(), channel: link.channel };
+      } catch (error) {
+        // A concurrent submission inserted the same entry first (CONFLICT): run again against what it committed.
+        if (!isAppError(error) || error.code !== 'CONFLICT' || attempt >= 5) throw error;
+      }
+    }
   }
 }

@@ -26,9 +26,8 @@ export class AuthenticateSubscriber {
 
   async execute(credentials: SubscriberCredentials): Promise<SubscriberPrincipal> {
     const { appId, subscriberId, subscriberHash } = credentials;
-    if (!appId || !subscriberId || !subscriberHash) {
-      throw new AppError('UNAUTHORIZED', 'Inbox credentials are required: appId, subscriberId and subscriberHash');
-    }
+    // Missing credentials answer like wrong ones (docs/inbox.md): one message whatever was wrong.
+    if (!appId || !subscriberId || !subscriberHash) throw denied();
     if (appId.length > 64 || !isSubscriberId(subscriberId) || !/^[0-9a-f]{64}$/i.test(subscriberHash)) throw denied();
     const app = await this.#app(appId);
     if (!app.organizationId) throw denied();
@@ -53,6 +52,9 @@ export class AuthenticateSubscriber {
   }
 }
 
+/** The one message of every inbox authentication failure: missing, malformed or wrong. */
+export const INBOX_DENIED_MESSAGE = 'Missing or invalid inbox credentials (appId, subscriberId and subscriberHash)';
+
 function denied(): AppError {
-  return new AppError('UNAUTHORIZED', 'Invalid inbox credentials (appId, subscriberId or subscriberHash)');
+  return new AppError('UNAUTHORIZED', INBOX_DENIED_MESSAGE);
 }

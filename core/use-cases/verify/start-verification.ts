@@ -2,12 +2,14 @@ import * as v from 'valibot';
 import { AppError, isAppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import { normalizeRecipient } from '../../domain/recipient.ts';
+import { ipRateKey, normalizeIpAddress } from '../../domain/ip-address.ts';
 import {
   PREFIX_MIN_CONVERSION, PREFIX_MIN_STARTS, VERIFY_CHANNELS, VERIFY_LOCALES, verificationView, verifyPrefix, type Verification, type VerifyChannel,
 } from '../../domain/verification.ts';
 import { countryCodeSchema, idempotencyKeySchema } from '../messaging/message-preparation.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import type { Repositories } from '../../ports/storage.ts';
+import { chargeOrganizationBudget } from './verify-budget.ts';
 import { publishVerificationEvent, scheduleFallback, sendPasscode, sendStatuses, settingsOf, type VerifyDeps } from './verify-support.ts';
 
 const channel = v.picklist(VERIFY_CHANNELS, `must be one of ${VERIFY_CHANNELS.join(', ')}`);
@@ -25,7 +27,9 @@ export const StartVerificationInput = v.object({
   fallbackAfterSeconds: v.optional(int(30, 600), 60),
   locale: v.optional(v.picklist(VERIFY_LOCALES, `must be one of ${VERIFY_LOCALES.join(', ')}`), 'en'),
   template: v.optional(v.pipe(v.string('must be a string'), v.maxLength(320, 'must be at most 320 characters'), v.check((t) => t.includes('{{code}}'), 'must contain {{code}}'))),
-  ipAddress: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(64, 'is too long'), v.regex(/^[0-9a-fA-F.:]+$/, 'must be an IPv4 or IPv6 address'))),
+  // One spelling per address (203.000.113.007 and ::ffff:203.0.113.7 are 203.0.113.7), so the per-IP rule cannot be dodged.
+  ipAddress: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(64, 'is too long'),
+    v.check((ip) => normalizeIpAddress(ip) !== null, 'must be an IPv4 or IPv6 address'), v.transform((ip) => normalizeIpAddress(ip)!))),
   idempotencyKey: idempotencyKeySchema,
 });
 
@@ -97,9 +101,11 @@ export class StartVerification {
     const perRecipient = await rateLimiter.hit(`verify:recipient:${ctx.organizationId}:${target.recipient}`, settings.maxStartsPerRecipientPerHour, 3600);
     if (!perRecipient.allowed) throw rateLimited('recipient', perRecipient.retryAfterSeconds);
     if (target.ipAddress) {
-      const perIp = await rateLimiter.hit(`verify:ip:${ctx.organizationId}:${target.ipAddress}`, settings.maxStartsPerIpPerHour, 3600);
+      // IPv6 counts per /64: rotating addresses inside one subscriber's network is one client.
+      const perIp = await rateLimiter.hit(`verify:ip:${ctx.organizationId}:${ipRateKey(target.ipAddress)}`, settings.maxStartsPerIpPerHour, 3600);
       if (!perIp.allowed) throw rateLimited('ip', perIp.retryAfterSeconds);
     }
+    await chargeOrganizationBudget(this.#deps, ctx.organizationId, settings.maxStartsPerHour);
     if (settings.prefixBlocking && target.prefix) {
       const stats = await storage.verifications.prefixStats(ctx.organizationId, target.prefix, new Date(now.getTime() - HOUR_MS));
       if (stats.starts >= PREFIX_MIN_STARTS && stats.approvals / stats.starts < PREFIX_MIN_CONVERSION) {

@@ -11,6 +11,7 @@ export const VerifySettingsInput = v.object({
   allowedCountries: v.optional(v.pipe(v.array(countryCodeSchema, 'must be an array of country codes'), v.minLength(1, 'must allow at least one country'), v.maxLength(50, 'at most 50 countries'))),
   maxStartsPerRecipientPerHour: v.optional(int(1, 100)),
   maxStartsPerIpPerHour: v.optional(int(1, 10_000)),
+  maxStartsPerHour: v.optional(int(1, 1_000_000)),
   codeLength: v.optional(int(4, 10)),
   expiresInSeconds: v.optional(int(60, 3600)),
   prefixBlocking: v.optional(v.boolean('must be true or false')),

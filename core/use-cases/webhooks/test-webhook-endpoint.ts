@@ -20,6 +20,7 @@ const SAMPLES: Record<OutboundEventKind, Record<string, unknown>> = {
   'campaign.completed': { campaignId: 'test-campaign', name: 'Test campaign' },
   'verification.approved': { id: 'test-verification', to: '+233240000000', channel: 'SMS', status: 'APPROVED' },
   'verification.failed': { id: 'test-verification', to: '+233240000000', channel: 'SMS', status: 'MAX_ATTEMPTS' },
+  'verification.budget_exceeded': { limit: 1000, windowSeconds: 3600, resetsAt: '2026-01-01T01:00:00.000Z' },
   'message.received': {
     id: 'test-inbound', conversationId: 'test-conversation', contactId: 'test-contact', channel: 'WHATSAPP', from: '+233240000000', to: '233500000000',
     body: 'Hello', receivedAt: '2026-01-01T00:00:00.000Z', keyword: null,

@@ -4,10 +4,24 @@ import type { Logger } from '../../logger.ts';
 import type { HttpMetrics } from '../metrics.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/**
+ * Route parameters that carry a credential (opt-out link tokens, a provider's callback id: the secret of its
+ * callback URL, docs/providers.md "Callback URLs"): never written to logs.
+ */
+const SECRET_PARAM = /token|secret|key|hash|signature|code|callbackId/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REDACTED = '[redacted]';
 
-/** A provider's callback id is the secret of its callback URL (docs/providers.md, "Callback URLs"): never logged. */
-export function loggedPath(path: string): string {
-  return path.replace(/^(\/providers\/callbacks\/[^/]+\/)[^/]+/, '$1[redacted]');
+/**
+ * The path as logged: a matched route's template with its parameters filled in, except credentials
+ * (`/u/[redacted]`); an unmatched path with every long segment that is not a UUID redacted (a mistyped
+ * token link must not land in the logs either). Query strings are never logged.
+ */
+export function loggedPath(path: string, route: string | undefined, params: Record<string, string> | undefined): string {
+  if (route && params) {
+    return route.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (SECRET_PARAM.test(name) ? REDACTED : encodeURIComponent(params[name] ?? '')));
+  }
+  return path.split('/').map((segment) => (segment.length >= 16 && !UUID.test(segment) ? REDACTED : segment)).join('/');
 }
 
 /**
@@ -31,7 +45,8 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): Koa.Middle
       metrics.observe(ctx.method, route, ctx.status, seconds);
       const level = ctx.status >= 500 ? 'error' : 'info';
       if (logger.isLevelEnabled(level)) {
-        ctx.state['log'][level]({ method: ctx.method, route, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+        const path = loggedPath(ctx.path, ctx.state['routePath'] as string | undefined, (ctx as unknown as { params?: Record<string, string> }).params);
+        ctx.state['log'][level]({ method: ctx.method, route, path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
       }
     }
   };

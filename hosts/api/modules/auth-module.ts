@@ -18,9 +18,9 @@ export function bindAuthModule(container: Container): void {
     (apiKeys, secrets, clock) => new AuthenticateApiKey({ apiKeys, secrets, clock }), [INFRA.apiKeyLookup, INFRA.secrets, INFRA.clock]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (config, storage, passwords, sessions, ids, clock, rateLimiter, secrets, email, logger) => authRoutes({
-      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds, trialCredit: config.trialCredit, rateLimiter }),
+      registerUser: new RegisterUser({ storage, passwords, sessions, ids, clock, sessionTtlSeconds: config.sessionTtlSeconds, trialCredit: config.trialCredit, rateLimiter, secrets }),
       logIn: new LogIn({
-        storage, passwords, sessions, rateLimiter, clock, sessionTtlSeconds: config.sessionTtlSeconds,
+        storage, passwords, sessions, rateLimiter, secrets, clock, sessionTtlSeconds: config.sessionTtlSeconds,
         limits: { perEmail: config.loginLimitPerEmail, perIp: config.loginLimitPerIp },
       }),
       getProfile: new GetProfile({ storage }),
@@ -29,7 +29,7 @@ export function bindAuthModule(container: Container): void {
         limits: { perEmail: config.passwordResetLimitPerEmail, perIp: config.passwordResetLimitPerIp },
         onSendFailure: (error, context) => logger.error({ err: error, ...context }, 'password reset email not sent'),
       }),
-      resetPassword: new ResetPassword({ storage, secrets, passwords, clock }),
+      resetPassword: new ResetPassword({ storage, secrets, passwords, rateLimiter, clock }),
       logOut: new LogOut({ storage }),
     }),
     [INFRA.config, INFRA.storage, INFRA.passwords, INFRA.sessions, INFRA.ids, INFRA.clock, INFRA.rateLimiter, INFRA.secrets, INFRA.email, INFRA.logger]).inSingletonScope();

@@ -20,13 +20,13 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'POST', path: '/auth/register', tag: 'Auth', summary: 'Register a user (optionally with an organization and its wallet)',
       auth: 'none', body: RegisterUserInput,
-      responses: { 201: 'Registered; a session token', 400: 'VALIDATION_ERROR', 409: 'EMAIL_EXISTS' },
-      handler: async ({ body }) => ok(await deps.registerUser.execute(body), 201),
+      responses: { 201: 'Registered; a session token and a device token (send it with later logins)', 400: 'VALIDATION_ERROR', 409: 'EMAIL_EXISTS' },
+      handler: async ({ body, ip }) => ok(await deps.registerUser.execute(body, ip), 201),
     },
     {
       method: 'POST', path: '/auth/login', tag: 'Auth', summary: 'Log in with email and password',
       auth: 'none', body: LogInInput,
-      responses: { 200: 'A session token and the user\'s organizations', 400: 'VALIDATION_ERROR', 401: 'INVALID_CREDENTIALS', 429: 'RATE_LIMITED' },
+      responses: { 200: 'A session token, a device token (send it with later logins) and the user\'s organizations', 400: 'VALIDATION_ERROR', 401: 'INVALID_CREDENTIALS', 429: 'RATE_LIMITED' },
       handler: async ({ body, ip }) => ok(await deps.logIn.execute(body, ip)),
     },
     {
@@ -52,7 +52,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST', path: '/auth/reset-password', tag: 'Auth', summary: 'Set a new password with an emailed reset token',
       auth: 'none', body: ResetPasswordInput,
       responses: { 200: 'Password updated', 400: 'VALIDATION_ERROR, WEAK_PASSWORD or INVALID_RESET_TOKEN (unknown, used or expired)' },
-      handler: async ({ body }) => ok(await deps.resetPassword.execute(body)),
+      handler: async ({ body, ip }) => ok(await deps.resetPassword.execute(body, ip)),
     },
   ];
 }

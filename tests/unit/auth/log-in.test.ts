@@ -25,6 +25,17 @@ describe('LogIn: brute force kept out without locking the owner out', () => {
     logIn = new LogIn({ ...core, sessionTtlSeconds: 3600, limits: { perEmail: 10, perIp: 100 } });
   });
 
+  it('lets the owner in from a known address or device while a distributed guess refuses fresh addresses (issue 28 item 5)', async () => {
+    await addUser(core, 'owner@example.com');
+    const first = await logIn.execute({ email: 'owner@example.com', password: PASSWORD }, '2001:db8:1:2::10');
+    for (let i = 0; i < 100; i += 1) await logIn.execute({ email: 'owner@example.com', password: `guess-${i}` }, `192.0.2.${i}`).catch(() => undefined);
+    expect(await outcome(logIn.execute({ email: 'owner@example.com', password: PASSWORD }, '192.0.2.200'))).to.equal('RATE_LIMITED');
+    // The same /64 is the same known client; the device token works from anywhere.
+    expect(await outcome(logIn.execute({ email: 'owner@example.com', password: PASSWORD }, '2001:db8:1:2::99'))).to.equal('OK');
+    expect(await outcome(logIn.execute({ email: 'owner@example.com', password: PASSWORD, deviceToken: first.deviceToken }, '192.0.2.201'))).to.equal('OK');
+    expect(await outcome(logIn.execute({ email: 'owner@example.com', password: PASSWORD, deviceToken: 'x'.repeat(43) }, '192.0.2.202'))).to.equal('RATE_LIMITED');
+  });
+
   it('stops an attacker after 10 wrong passwords (RATE_LIMITED even with the right one) while the owner signs in from their own network', async () => {
     await addUser(core, 'owner@example.com');
     for (let i = 0; i < 10; i += 1) expect(await outcome(logIn.execute({ email: 'owner@example.com', password: `guess-${i}` }, ATTACKER_IP))).to.equal('INVALID_CREDENTIALS');

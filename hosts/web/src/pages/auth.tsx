@@ -1,10 +1,40 @@
-import { useState, type ReactNode } from 'react';
-import { api } from '../api.ts';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, type ApiError } from '../api.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { ErrorBanner, Field, Notice, useForm } from '../ui.tsx';
 
-interface AuthResult { token: string; organizations?: Array<{ id: string }> }
+interface AuthResult { token: string; deviceToken?: string; organizations?: Array<{ id: string }> }
+
+/** The device token of this browser's last successful login: it lets the owner in while attackers elsewhere are throttled (docs/permissions.md). */
+const DEVICE_KEY = 'nkra.deviceToken';
+function storedDeviceToken(): string | undefined {
+  try { return localStorage.getItem(DEVICE_KEY) ?? undefined; } catch { return undefined; }
+}
+function storeDeviceToken(token: string | undefined): void {
+  try { if (token) localStorage.setItem(DEVICE_KEY, token); } catch { /* private mode: the device stays unknown */ }
+}
+
+/** The wait of a throttled sign-in (429 RATE_LIMITED, its retryAfterSeconds = Retry-After), counting down. */
+function LoginWait({ error }: { error: ApiError }): ReactNode {
+  const seconds = typeof error.details['retryAfterSeconds'] === 'number' ? error.details['retryAfterSeconds'] : 60;
+  const until = useMemo(() => Date.now() + seconds * 1000, [error, seconds]);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const left = Math.max(0, Math.ceil((until - now) / 1000));
+  return (
+    <div className="banner warning" role="alert" data-testid="login-wait">
+      <strong>Too many failed sign-in attempts.</strong>{' '}
+      {left > 0
+        ? <>Try again in <span data-testid="login-wait-time">{Math.floor(left / 60)} min {String(left % 60).padStart(2, '0')} s</span> (at {new Date(until).toLocaleTimeString()}).</>
+        : <>You can try again now.</>}
+      {' '}Signing in from a device you used before works now, and so does <Link to="/forgot-password">resetting your password</Link>.
+    </div>
+  );
+}
 
 function AuthCard({ title, children }: { title: string; children: ReactNode }): ReactNode {
   return (
@@ -21,7 +51,9 @@ export function SignInPage(): ReactNode {
   const { query } = useLocation();
   const form = useForm({ email: '', password: '' });
   const onSubmit = form.submit(async (v) => {
-    const result = await api.post<AuthResult>('/auth/login', v);
+    const deviceToken = storedDeviceToken();
+    const result = await api.post<AuthResult>('/auth/login', deviceToken ? { ...v, deviceToken } : v);
+    storeDeviceToken(result.deviceToken);
     await session.signIn(result.token, result.organizations?.[0]?.id ?? null);
     const next = query.get('next');
     navigate(next && next.startsWith('/app') ? next : '/app');
@@ -29,7 +61,7 @@ export function SignInPage(): ReactNode {
   return (
     <AuthCard title="Sign in">
       <form onSubmit={onSubmit} noValidate>
-        <ErrorBanner error={form.error} shownFields={['email', 'password']} />
+        {form.error?.code === 'RATE_LIMITED' ? <LoginWait error={form.error} /> : <ErrorBanner error={form.error} shownFields={['email', 'password']} />}
         <Field label="Email" name="email" error={form.error}>{(p) => <input {...p} type="email" autoComplete="email" required value={form.values.email} onChange={(e) => form.set('email', e.target.value)} />}</Field>
         <Field label="Password" name="password" error={form.error}>{(p) => <input {...p} type="password" autoComplete="current-password" required value={form.values.password} onChange={(e) => form.set('password', e.target.value)} />}</Field>
         <button type="submit" disabled={form.submitting}>{form.submitting ? 'Signing in…' : 'Sign in'}</button>
@@ -47,6 +79,7 @@ export function SignUpPage(): ReactNode {
     const body: Record<string, string> = { firstName: v.firstName, lastName: v.lastName, email: v.email, password: v.password };
     if (v.organizationName.trim()) body['organizationName'] = v.organizationName.trim();
     const result = await api.post<AuthResult>('/auth/register', body);
+    storeDeviceToken(result.deviceToken);
     await session.signIn(result.token, result.organizations?.[0]?.id ?? null);
     navigate(body['organizationName'] ? '/app/onboarding' : '/app');
   });

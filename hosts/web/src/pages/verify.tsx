@@ -6,7 +6,7 @@ import { Badge, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time
 import type { ApiError } from '../api.ts';
 
 interface Verification { id: string; to: string; channel: string; status: string; checkAttempts: number; sendAttempts: number; createdAt: string }
-interface Settings { allowedCountries: string[]; maxStartsPerRecipientPerHour: number; maxStartsPerIpPerHour: number; codeLength: number; expiresInSeconds: number; prefixBlocking: boolean }
+interface Settings { allowedCountries: string[]; maxStartsPerRecipientPerHour: number; maxStartsPerIpPerHour: number; maxStartsPerHour: number; codeLength: number; expiresInSeconds: number; prefixBlocking: boolean }
 interface Conversion { starts: number; approvals: number; conversionRate: number | null }
 interface Analytics extends Conversion {
   byChannel: Array<Conversion & { channel: string }>;
@@ -174,6 +174,7 @@ function SettingsSection(): ReactNode {
         <div className="row">
           {num('maxStartsPerRecipientPerHour', 'Starts per recipient per hour')}
           {num('maxStartsPerIpPerHour', 'Starts per end-user IP per hour')}
+          {num('maxStartsPerHour', 'Starts per hour, whole organization')}
           {num('codeLength', 'Code length')}
           {num('expiresInSeconds', 'Expiry (seconds)')}
         </div>
