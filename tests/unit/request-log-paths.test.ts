@@ -13,6 +13,7 @@ describe('request logs never carry tokens from the path (issue 28)', () => {
     expect(loggedPath('/contacts/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '/contacts/:id', { id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' }))
       .to.equal('/contacts/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
     expect(loggedPath('/x/k', '/providers/callbacks/:vendor/:callbackKey', { vendor: 'twilio', callbackKey: 'k' })).to.equal('/providers/callbacks/twilio/[redacted]');
+    expect(loggedPath('/x/k', '/providers/callbacks/:vendor/:callbackId', { vendor: 'twilio-sms', callbackId: 'k' })).to.equal('/providers/callbacks/twilio-sms/[redacted]');
   });
 
   it('redacts long non-UUID segments of an unmatched path', () => {

@@ -10,18 +10,20 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
  */
 const SECRET_PARAM = /token|secret|key|hash|signature|code|callbackId/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A readable path word such as a vendor key (`africas-talking-sms`): never a token, so kept. */
+const WORDS = /^[a-z]+(-[a-z]+)*$/;
 const REDACTED = '[redacted]';
 
 /**
  * The path as logged: a matched route's template with its parameters filled in, except credentials
- * (`/u/[redacted]`); an unmatched path with every long segment that is not a UUID redacted (a mistyped
+ * (`/u/[redacted]`); an unmatched path with every long segment that is neither a UUID nor plain words redacted (a mistyped
  * token link must not land in the logs either). Query strings are never logged.
  */
 export function loggedPath(path: string, route: string | undefined, params: Record<string, string> | undefined): string {
   if (route && params) {
     return route.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (SECRET_PARAM.test(name) ? REDACTED : encodeURIComponent(params[name] ?? '')));
   }
-  return path.split('/').map((segment) => (segment.length >= 16 && !UUID.test(segment) ? REDACTED : segment)).join('/');
+  return path.split('/').map((segment) => (segment.length >= 16 && !UUID.test(segment) && !WORDS.test(segment) ? REDACTED : segment)).join('/');
 }
 
 /**
