@@ -1,9 +1,11 @@
+import { pushDataMap } from '../../core/domain/push-content.ts';
 import { pushTokenKind } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
   asRecord, asString, callVendor, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText, type VendorAnswer, type VendorFailure,
 } from './ghana-sms-http.ts';
+import { pollExpoReceipts, type ReceiptPoll } from './expo-receipts.ts';
 
 export const EXPO_BASE_URL = 'https://exp.host';
 const LABEL = 'Expo';
@@ -36,8 +38,8 @@ const PERMANENT_TICKET_ERRORS: Record<string, string> = {
  * Ticket errors: DeviceNotRegistered -> UNREGISTERED (permanent, clear the token), MessageRateExceeded
  * -> RATE_LIMITED (retryable), InvalidCredentials (the app's FCM/APNs credentials held by Expo) ->
  * AUTH_FAILED, MessageTooBig -> INVALID_REQUEST. 401/403 -> AUTH_FAILED; 429 and 5xx retryable.
- * The ticket id is the provider message id. Receipts (`/--/api/v2/push/getReceipts`) are not polled
- * yet; the health check calls that endpoint.
+ * The ticket id is the provider message id. Receipts (`/--/api/v2/push/getReceipts`) are polled by
+ * the worker's delivery-status poll through `fetchReceipts` (expo-receipts.ts); the health check calls that endpoint too.
  */
 export class ExpoPushProvider implements VendorAdapter {
   readonly vendor = 'expo-push';
@@ -65,7 +67,7 @@ export class ExpoPushProvider implements VendorAdapter {
     const kind = pushTokenKind(message.to);
     if (kind !== 'expo') return vendorFailure(false, 'TOKEN_NOT_EXPO', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'fcm' ? 'FCM' : 'APNs'} token`}; configure a provider for it`);
     const title = message.subject ?? this.#defaultTitle;
-    const body = JSON.stringify([{ to: message.to, ...(title ? { title } : {}), body: message.body, data: { message_id: message.messageId }, sound: 'default' }]);
+    const body = JSON.stringify([expoMessage(message, title)]);
     const call = await callVendor(LABEL, new URL(`${this.#baseUrl}/--/api/v2/push/send`), { method: 'POST', headers: this.#headers(), body }, this.#timeoutMs);
     if (!call.ok) return call.failure;
     const { answer } = call;
@@ -93,6 +95,11 @@ export class ExpoPushProvider implements VendorAdapter {
     return { ok: true, latencyMs: answer.latencyMs, detail: `${LABEL}: receipts endpoint answered${this.#accessToken ? ' with the access token accepted' : ''}`, balance: null };
   }
 
+  /** Receipts of sent tickets (expo-receipts.ts): DeviceNotRegistered reported after the ticket reaches the message this way. */
+  fetchReceipts(ticketIds: readonly string[]): Promise<ReceiptPoll> {
+    return pollExpoReceipts(this.#baseUrl, this.#headers(), ticketIds, this.#timeoutMs, this.#secrets());
+  }
+
   #headers(): Record<string, string> {
     return {
       'content-type': 'application/json', accept: 'application/json',
@@ -118,4 +125,16 @@ export class ExpoPushProvider implements VendorAdapter {
   #secrets(): string[] {
     return [this.#accessToken ?? ''];
   }
+}
+
+/**
+ * One message of Expo's send request: title, body, data (the custom data, message_id and link), and
+ * an image as richContent.image with mutableContent (iOS shows it through a notification service extension).
+ */
+export function expoMessage(message: OutboundMessage, title: string | null) {
+  const image = message.push?.imageUrl ?? null;
+  return {
+    to: message.to, ...(title ? { title } : {}), body: message.body, data: pushDataMap(message.messageId, message.push), sound: 'default',
+    ...(image ? { richContent: { image }, mutableContent: true } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import { pesewasToGhs, type Pesewas } from './money.ts';
 import type { Channel, DeliveryStatus, TemplateCategory } from './channel.ts';
+import type { PushContent } from './push-content.ts';
 
 /**
  * A message and its delivery log: one row per recipient, the source of truth for status, cost and
@@ -14,8 +15,11 @@ export interface Message {
   recipient: string;
   /** ISO 3166 alpha-2 of a phone recipient; null for email and push. */
   country: string | null;
+  /** The email subject, the in-app title or the push notification's title. */
   subject: string | null;
   body: string;
+  /** PUSH only: image, deep link and custom data (docs/messaging-rules.md); null or absent otherwise. */
+  push?: PushContent | null;
   templateId: string | null;
   /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
   category: TemplateCategory;
@@ -50,7 +54,7 @@ export interface Message {
 /** The spec's delivery log (section 2) plus the fields a dashboard needs. */
 export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
-    id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
+    id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient, subject: m.subject,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
     templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),

@@ -8,6 +8,7 @@ import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts'
 import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
+import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 /** How far along a status is: a report may only move a message forward. */
 const RANK: Record<DeliveryStatus, number> = { SCHEDULED: 0, QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3, CANCELLED: 3 };
@@ -37,6 +38,8 @@ export class ApplyDeliveryReport {
     const message = await storage.messageStatus.findByProviderRef(provider, report.providerMessageId);
     if (!message || RANK[report.status] <= RANK[message.status]) return null;
     const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(message.organizationId, 'message.status.updated') : false;
+    const deadToken = report.status === 'FAILED' && diedOfDeadToken(message, report.errorCode);
+    const publishRemoval = deadToken && await publishesTokenRemoval(this.#deps.webhooks, message.organizationId);
     const changed = await storage.transaction(async (tx) => {
       const now = clock.now();
       const at = report.occurredAt ?? now;
@@ -53,6 +56,7 @@ export class ApplyDeliveryReport {
         }), now);
       }
       if (report.status === 'FAILED') await scheduleTriggerFallback(tx, message.id);
+      if (deadToken) await removeDeadPushToken(tx, ids, updated, `Provider reported ${report.vendorStatus}`, now, publishRemoval);
       await tx.messageStatus.recordEvent({
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,

@@ -16,6 +16,7 @@ import { AcceptCoalescer } from './accept-coalescer.ts';
 import { categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
+import { pushFieldEntries } from './push-fields.ts';
 
 export const SendMessageInput = v.object({
   channel: channelSchema,
@@ -31,6 +32,8 @@ export const SendMessageInput = v.object({
   async: v.optional(v.boolean('must be true or false'), false),
   /** Not before this time, at most 35 days ahead (docs/scheduling.md): the message is SCHEDULED until then. */
   sendAt: sendAtSchema,
+  /** PUSH only: image, deep link and custom data (docs/messaging-rules.md). */
+  ...pushFieldEntries,
 });
 
 export interface SendDeps {
