@@ -51,12 +51,27 @@ export interface Message {
   failedAt: Date | null;
 }
 
+/** The vendor reference the local outbox gives the messages it writes (adapters/providers/outbox-provider.ts). */
+export const OUTBOX_REFERENCE_PREFIX = 'outbox_';
+
+/**
+ * Where an accepted message went: 'OUTBOX' when the local outbox took it (written to a file on this
+ * machine, never delivered to anyone), 'PROVIDER' when a vendor did, null while nobody has
+ * (docs/providers.md, "The outbox").
+ */
+export function deliveredVia(m: Pick<Message, 'provider' | 'providerMessageId'>): 'OUTBOX' | 'PROVIDER' | null {
+  if (m.providerMessageId?.startsWith(OUTBOX_REFERENCE_PREFIX)) return 'OUTBOX';
+  return m.provider && m.providerMessageId ? 'PROVIDER' : null;
+}
+
 /** The spec's delivery log (section 2) plus the fields a dashboard needs. */
 export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
     id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient, subject: m.subject,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
     templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
+    // A SENT or DELIVERED that never left the machine says so (issue 29): clients must not read it as delivered.
+    deliveredVia: deliveredVia(m), localOnly: deliveredVia(m) === 'OUTBOX',
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
     sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
   };
