@@ -67,7 +67,7 @@ export function deliveredVia(m: Pick<Message, 'provider' | 'providerMessageId'>)
 /** The spec's delivery log (section 2) plus the fields a dashboard needs. */
 export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
-    id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient, subject: m.subject,
+    id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
     templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
     // A SENT or DELIVERED that never left the machine says so (issue 29): clients must not read it as delivered.

@@ -66,7 +66,7 @@ export class SendMessage {
   readonly #coalescer: AcceptCoalescer;
   constructor(deps: SendDeps) { this.#deps = deps; this.#coalescer = new AcceptCoalescer(deps); }
 
-  async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView>; queued: boolean; replayed: boolean }> {
+  async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView> & { subject: string | null }; queued: boolean; replayed: boolean }> {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
@@ -79,7 +79,8 @@ export class SendMessage {
     });
     let message = accepted.messages[0]!;
     if (!input.async && !accepted.replayed && message.status === 'QUEUED') message = await deliverInline(this.#deps, message);
-    return { log: deliveryLogView(message), queued: input.async || message.status === 'SCHEDULED', replayed: accepted.replayed };
+    // The caller sees the subject (email subject, push title) it sent; delivery log lists leave it out (docs/delivery-logs.md).
+    return { log: { ...deliveryLogView(message), subject: message.subject }, queued: input.async || message.status === 'SCHEDULED', replayed: accepted.replayed };
   }
 }
 
