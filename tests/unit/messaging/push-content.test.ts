@@ -2,6 +2,11 @@ import { expect } from 'chai';
 import { RecordingProvider } from '../../../adapters/memory/recording-provider.ts';
 import { GetMessage } from '../../../core/use-cases/messaging/get-message.ts';
 import { buildPipeline, caught, ghPhone } from './messaging-fixtures.ts';
+import type { Campaign } from '../../../core/domain/campaign.ts';
+import { prepareForContact } from '../../../core/use-cases/campaigns/campaign-support.ts';
+import { prepareStep } from '../../../core/use-cases/events/trigger-plan.ts';
+import { aTemplateRecord } from '../../support/template-record.ts';
+import { DEFAULT_PRICING_RULES } from '../../../core/domain/pricing.ts';
 
 const FCM_TOKEN = `fcm-instance-id:APA91b${'x7Yq'.repeat(36)}`;
 
@@ -68,5 +73,25 @@ describe('Push content: title, image, deep link and data reach the provider (iss
     const [message] = await p.messages();
     await p.deliver.execute(message!.id);
     expect(push.received[0]).to.deep.include({ subject: 'Sale', push: { imageUrl: null, link: null, data: { sku: 'A1' } } });
+  });
+});
+
+describe('Push titles on the event and campaign paths (issue 29)', () => {
+  const now = new Date('2026-11-28T05:00:00.000Z');
+  const rules = DEFAULT_PRICING_RULES;
+
+  it('an event sent by push takes the template subject as title, or the event name without one', () => {
+    const trigger = { plan: [{ channel: 'PUSH' as const, recipient: FCM_TOKEN }], templateId: 't1', variables: { name: 'Ama' }, countryCode: 'GH', fallbackSubject: 'Order shipped' };
+    const withSubject = aTemplateRecord('t1', 'org', now, { channel: 'PUSH', subject: 'Hello {{name}}', body: 'Your order shipped', variables: ['name'] });
+    expect(prepareStep(trigger, withSubject, 0, rules).subject).to.equal('Hello Ama');
+    expect(prepareStep(trigger, { ...withSubject, subject: null }, 0, rules).subject).to.equal('Order shipped');
+  });
+
+  it('a PUSH campaign takes its template subject as title', () => {
+    const template = aTemplateRecord('t1', 'org', now, { channel: 'PUSH', subject: 'Sale for {{firstName}}', body: '50% off today', variables: ['firstName'] });
+    const campaign = { channel: 'PUSH', templateId: 't1' } as Campaign;
+    const contact = { id: 'c1', organizationId: 'org', firstName: 'Kofi', lastName: null, phone: null, email: null, countryCode: 'GH', tags: [], fcmToken: FCM_TOKEN, attributes: {}, optedOutAt: null, createdAt: now, updatedAt: now };
+    const prepared = prepareForContact(campaign, template, contact, rules);
+    expect(prepared.ok && prepared.prepared.subject).to.equal('Sale for Kofi');
   });
 });
