@@ -21,7 +21,7 @@ export function SendPage(): ReactNode {
   const body = (v: typeof form.values): Record<string, unknown> => {
     const b: Record<string, unknown> = { channel: v.channel, to: v.to.trim(), countryCode: v.countryCode || 'GH' };
     if (v.templateId) { b['templateId'] = v.templateId; b['variables'] = Object.fromEntries(vars.map((n) => [n, v.variables[n] ?? ''])); } else b['body'] = v.body;
-    if ((v.channel === 'EMAIL' || v.channel === 'IN_APP') && v.subject.trim()) b['subject'] = v.subject.trim();
+    if ((v.channel === 'EMAIL' || v.channel === 'IN_APP' || v.channel === 'PUSH') && v.subject.trim()) b['subject'] = v.subject.trim();
     return b;
   };
 
@@ -67,7 +67,7 @@ export function SendPage(): ReactNode {
               </select>
             )}
           </Field>
-          {(form.values.channel === 'EMAIL' || form.values.channel === 'IN_APP') && <Field label="Subject" name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
+          {(form.values.channel === 'EMAIL' || form.values.channel === 'IN_APP' || form.values.channel === 'PUSH') && <Field label={form.values.channel === 'PUSH' ? 'Title' : 'Subject'} name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
           {template ? (
             <fieldset>
               <legend>Variables of “{template.name}”</legend>
