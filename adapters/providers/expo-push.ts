@@ -134,7 +134,9 @@ export class ExpoPushProvider implements VendorAdapter {
 export function expoMessage(message: OutboundMessage, title: string | null) {
   const image = message.push?.imageUrl ?? null;
   return {
-    to: message.to, ...(title ? { title } : {}), body: message.body, data: pushDataMap(message.messageId, message.push), sound: 'default',
+    // The link also as data.url, the key Expo Router's notification handling reads (unless the data names its own url).
+    to: message.to, ...(title ? { title } : {}), body: message.body, sound: 'default',
+    data: { ...(message.push?.link ? { url: message.push.link } : {}), ...pushDataMap(message.messageId, message.push) },
     ...(image ? { richContent: { image }, mutableContent: true } : {}),
   };
 }

@@ -51,7 +51,7 @@ describe('Contract: push content on each vendor\'s wire (issue 29)', () => {
     // Typed as the SDK's own ExpoPushMessage: a field Expo does not know fails the typecheck.
     const built: ExpoPushMessage = expoMessage(message(token), 'Payment received');
     expect(built).to.deep.equal({
-      to: token, title: 'Payment received', body: 'GHS 50.00', data: { orderId: '42', message_id: 'msg_push_1', link: push.link }, sound: 'default',
+      to: token, title: 'Payment received', body: 'GHS 50.00', data: { url: push.link, orderId: '42', message_id: 'msg_push_1', link: push.link }, sound: 'default',
       richContent: { image: push.imageUrl }, mutableContent: true,
     });
     expect(Expo.isExpoPushToken(built.to)).to.equal(true);
