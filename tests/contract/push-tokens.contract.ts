@@ -42,6 +42,20 @@ export function describePushTokensContract(name: string, makeStorage: () => Prom
       expect(await storage.contacts.clearPushToken(org, token, at(61), 'again')).to.deep.equal([]);
     });
 
+    it('marks an outbound conversation message the outbox took localOnly, and one a vendor took not', async () => {
+      const org = (await seedOrganization(storage)).id;
+      const address = `+23324${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+      const conversation = { id: uniqueId('conv'), organizationId: org, contactId: uniqueId('contact'), channel: 'SMS' as const, address, lastInboundTo: 'NKRA',
+        lastInboundAt: at(0), lastMessageAt: at(0), lastMessagePreview: 'hi', unreadCount: 0, createdAt: at(0), updatedAt: at(0) };
+      await storage.conversations.insert(conversation);
+      await storage.messages.insertMany([
+        aMessage(org, { channel: 'SMS', recipient: address, body: 'outbox', providerMessageId: 'outbox_msg_1', createdAt: at(20) }),
+        aMessage(org, { channel: 'SMS', recipient: address, body: 'vendor', providerMessageId: 'vendor-1', createdAt: at(10) }),
+      ]);
+      const thread = await storage.conversations.thread(org, conversation, null, 10);
+      expect(thread.map((t) => [t.body, t.localOnly])).to.deep.equal([['outbox', true], ['vendor', false]]);
+    });
+
     it('matches an APNs token whatever its case', async () => {
       const org = (await seedOrganization(storage)).id;
       const hex = uniqueId('x').replace(/[^0-9a-f]/g, '').padEnd(64, 'a').slice(0, 64);
