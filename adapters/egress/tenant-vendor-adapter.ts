@@ -18,6 +18,7 @@ export class TenantVendorAdapter implements VendorAdapter {
   readonly name: string;
   readonly accepts?: (to: string) => boolean;
   readonly fetchStatus?: (providerMessageId: string) => Promise<DeliveryReport | null>;
+  readonly fetchReceipts?: (ids: readonly string[]) => Promise<{ reports: DeliveryReport[]; failure: string | null }>;
   readonly parseCallback?: (callback: InboundCallback) => DeliveryReport[];
   readonly parseInbound?: (callback: InboundCallback) => InboundReport[];
   readonly verifiesCallbacks?: boolean;
@@ -33,6 +34,7 @@ export class TenantVendorAdapter implements VendorAdapter {
     this.name = inner.name;
     if (inner.accepts) this.accepts = (to) => inner.accepts!(to);
     if (inner.fetchStatus) this.fetchStatus = (id) => withTenantEgress(this.#egress, () => inner.fetchStatus!(id));
+    if (inner.fetchReceipts) this.fetchReceipts = (ids) => withTenantEgress(this.#egress, () => inner.fetchReceipts!(ids));
     if (inner.parseCallback) this.parseCallback = (callback) => inner.parseCallback!(callback);
     if (inner.parseInbound) this.parseInbound = (callback) => inner.parseInbound!(callback);
     if (inner.verifiesCallbacks !== undefined) this.verifiesCallbacks = inner.verifiesCallbacks;

@@ -3,6 +3,7 @@ import { matchesRule, type Audience } from '../../core/domain/segment-rules.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ContactRepository, ContactSearch } from '../../core/ports/contact-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
+import { pushTokenSpellings } from '../../core/domain/push-content.ts';
 
 export class InMemoryContactRepository implements ContactRepository {
   readonly #state: MemoryState;
@@ -32,6 +33,17 @@ export class InMemoryContactRepository implements ContactRepository {
     if (this.#clash(contact)) throw new AppError('CONFLICT', 'contact already exists');
     this.#state.contacts.set(contact.id, copy(contact));
     return true;
+  }
+
+  async clearPushToken(organizationId: string, token: string, at: Date, reason: string): Promise<Contact[]> {
+    const spellings = pushTokenSpellings(token);
+    const changed: Contact[] = [];
+    for (const contact of this.#state.contacts.values()) {
+      if (contact.organizationId !== organizationId || contact.fcmToken === null || !spellings.includes(contact.fcmToken)) continue;
+      Object.assign(contact, { fcmToken: null, pushTokenRemovedAt: at, pushTokenRemovedReason: reason, updatedAt: at });
+      changed.push(copy(contact));
+    }
+    return changed;
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { Conversation, InboundChannel, InboundMessage, ThreadItem } from '.
 import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
 import type { ConversationListQuery, ConversationRepository } from '../../core/ports/conversation-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
+import { deliveredVia } from '../../core/domain/message.ts';
 
 const newestFirst = (a: { at: Date; id: string }, b: { at: Date; id: string }) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -67,7 +68,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
     const inbound: ThreadItem[] = this.#state.inboundMessages.filter((m) => m.organizationId === organizationId && m.conversationId === c.id)
       .map((m) => ({ direction: 'INBOUND', id: m.id, body: m.body, status: 'RECEIVED', at: m.receivedAt }));
     const outbound: ThreadItem[] = [...this.#state.messages.values()].filter((m) => m.organizationId === organizationId && m.channel === c.channel && m.recipient === c.address)
-      .map((m) => ({ direction: 'OUTBOUND', id: m.id, body: m.body, status: m.status, at: m.createdAt }));
+      .map((m) => ({ direction: 'OUTBOUND', id: m.id, body: m.body, status: m.status, localOnly: deliveredVia(m) === 'OUTBOX', at: m.createdAt }));
     return [...inbound, ...outbound].filter((t) => !before || t.at < before).sort(newestFirst).slice(0, Math.min(Math.max(limit, 1), 100)).map(copy);
   }
 

@@ -2,6 +2,7 @@ import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Channel, DeliveryStatus, TemplateCategory } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
+import type { PushContent } from '../../core/domain/push-content.ts';
 import { recipientCountKey, type DeliveryLogFilter, type MessagePage, type MessagePatch, type MessageRepository } from '../../core/ports/message-repository.ts';
 import { MessageEntity } from './entities/message-entity.ts';
 import { entityColumns, sqlRows, toDate } from './sql-rows.ts';
@@ -178,7 +179,8 @@ export function fromSelected(row: SelectedRow): Message {
 function toMessage(row: Row): Message {
   return {
     id: row.id, organizationId: row.organizationId, internalMessageId: row.internalMessageId, channel: row.channel as Channel,
-    recipient: row.recipient, country: row.country ?? null, subject: row.subject ?? null, body: row.body, templateId: row.templateId ?? null,
+    recipient: row.recipient, country: row.country ?? null, subject: row.subject ?? null, body: row.body,
+    push: typeof row.push === 'string' ? (JSON.parse(row.push) as PushContent) : row.push ?? null, templateId: row.templateId ?? null,
     category: row.category as TemplateCategory, status: row.status as DeliveryStatus, scheduledAt: row.scheduledAt ?? null, errorCode: row.errorCode ?? null, errorMessage: row.errorMessage ?? null,
     cost: Number(row.cost), price: Number(row.price), segments: row.segments, encoding: (row.encoding as Message['encoding']) ?? null,
     isSandbox: row.isSandbox, apiKeyId: row.apiKeyId ?? null, userId: row.userId ?? null, senderId: row.senderId ?? null,

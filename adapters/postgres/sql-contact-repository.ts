@@ -6,11 +6,13 @@ import { isUniqueViolation, translateUniqueViolation } from './db-errors.ts';
 import { textArrayLiteral, timestampArrayLiteral } from './sql-array-literal.ts';
 import { audienceSql } from './sql-segment-rules.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
+import { pushTokenSpellings } from '../../core/domain/push-content.ts';
 
 export interface ContactRow {
   id: string; organization_id: string; first_name: string | null; last_name: string | null; phone: string | null; email: string | null;
   country_code: string; tags: string[] | string; fcm_token: string | null; attributes: Record<string, string> | string | null;
   opted_out_at: Date | string | null; created_at: Date | string; updated_at: Date | string; time_zone?: string | null;
+  push_token_removed_at?: Date | string | null; push_token_removed_reason?: string | null;
 }
 
 export function toContact(r: ContactRow): Contact {
@@ -18,12 +20,14 @@ export function toContact(r: ContactRow): Contact {
     id: r.id, organizationId: r.organization_id, firstName: r.first_name, lastName: r.last_name, phone: r.phone, email: r.email,
     countryCode: r.country_code, tags: typeof r.tags === 'string' ? (JSON.parse(r.tags) as string[]) : r.tags, fcmToken: r.fcm_token,
     attributes: typeof r.attributes === 'string' ? (JSON.parse(r.attributes) as Record<string, string>) : r.attributes ?? {},
-    ...(r.time_zone ? { timeZone: r.time_zone } : {}), optedOutAt: toDate(r.opted_out_at), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
+    ...(r.time_zone ? { timeZone: r.time_zone } : {}), optedOutAt: toDate(r.opted_out_at),
+    ...(r.push_token_removed_at ? { pushTokenRemovedAt: toDate(r.push_token_removed_at), pushTokenRemovedReason: r.push_token_removed_reason ?? null } : {}),
+    createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
   };
 }
 
 const COLUMNS = 'id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, opted_out_at, created_at, updated_at';
-const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.attributes, c.time_zone, c.opted_out_at, c.created_at, c.updated_at';
+const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.attributes, c.time_zone, c.opted_out_at, c.push_token_removed_at, c.push_token_removed_reason, c.created_at, c.updated_at';
 
 function toRow(c: Contact) {
   return {
@@ -64,6 +68,13 @@ export class SqlContactRepository implements ContactRepository {
   async delete(organizationId: string, id: string): Promise<boolean> {
     const rows = await sqlRows(this.#em, 'delete from contacts where organization_id = $1 and id = $2 returning id', [organizationId, id]);
     return rows.length === 1;
+  }
+
+  /** One statement on the (organization_id, fcm_token) index of migration 0048. */
+  async clearPushToken(organizationId: string, token: string, at: Date, reason: string): Promise<Contact[]> {
+    const rows = await sqlRows<ContactRow>(this.#em, `update contacts set fcm_token = null, push_token_removed_at = $3, push_token_removed_reason = $4, updated_at = $3
+      where organization_id = $1 and fcm_token = any($2::text[]) returning *`, [organizationId, pushTokenSpellings(token), at, reason]);
+    return rows.map(toContact);
   }
 
   async search(organizationId: string, query: ContactSearch): Promise<{ items: Contact[]; total: number }> {
@@ -163,3 +174,4 @@ export class SqlContactRepository implements ContactRepository {
     return rows.map(toContact);
   }
 }
+

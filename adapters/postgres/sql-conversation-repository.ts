@@ -88,14 +88,14 @@ export class SqlConversationRepository implements ConversationRepository {
 
   async thread(organizationId: string, c: Pick<Conversation, 'id' | 'channel' | 'address'>, before: Date | null, limit: number): Promise<ThreadItem[]> {
     const bounded = Math.min(Math.max(limit, 1), 100);
-    const rows = await sqlRows<{ direction: 'INBOUND' | 'OUTBOUND'; id: string; body: string; status: string; at: Date | string }>(this.#em, `
-      (select 'INBOUND' as direction, id, body, 'RECEIVED' as status, received_at as at from inbound_messages
+    const rows = await sqlRows<{ direction: 'INBOUND' | 'OUTBOUND'; id: string; body: string; status: string; local_only: boolean; at: Date | string }>(this.#em, `
+      (select 'INBOUND' as direction, id, body, 'RECEIVED' as status, false as local_only, received_at as at from inbound_messages
         where conversation_id = $2 and organization_id = $1 and ($5::timestamptz is null or received_at < $5) order by received_at desc, id desc limit $6)
       union all
-      (select 'OUTBOUND' as direction, id, body, status, created_at as at from messages
+      (select 'OUTBOUND' as direction, id, body, status, coalesce(starts_with(provider_message_id, 'outbox_'), false) as local_only, created_at as at from messages
         where organization_id = $1 and recipient = $4 and channel = $3 and ($5::timestamptz is null or created_at < $5) order by created_at desc limit $6)
       order by at desc, id desc limit $6`, [organizationId, c.id, c.channel, c.address, before, bounded]);
-    return rows.map((r) => ({ direction: r.direction, id: r.id, body: r.body, status: r.status, at: toDate(r.at)! }));
+    return rows.map((r) => ({ direction: r.direction, id: r.id, body: r.body, status: r.status, localOnly: r.local_only === true, at: toDate(r.at)! }));
   }
 
   async lastInboundAt(channel: InboundChannel, candidates: ReadonlyArray<{ organizationId: string; address: string }>): Promise<Array<Date | null>> {

@@ -1,4 +1,5 @@
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
+import { pushDataMap } from '../../core/domain/push-content.ts';
 import { pushTokenKind } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
@@ -79,7 +80,7 @@ export class ApnsPushProvider implements VendorAdapter {
     const kind = pushTokenKind(message.to);
     if (kind !== 'apns') return vendorFailure(false, 'TOKEN_NOT_APNS', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'fcm' ? 'FCM' : 'Expo'} token`}; configure a provider for it`);
     const title = message.subject ?? this.#options.defaultTitle ?? null;
-    const payload = JSON.stringify({ aps: { alert: { ...(title ? { title } : {}), body: message.body }, sound: 'default' }, message_id: message.messageId });
+    const payload = JSON.stringify(apnsPayload(message, title));
     const headers = {
       'apns-push-type': 'alert', 'apns-priority': '10', 'apns-expiration': String(Math.floor(this.#now() / 1000) + EXPIRATION_SECONDS),
     };
@@ -169,4 +170,18 @@ export class ApnsPushProvider implements VendorAdapter {
   #secrets(): string[] {
     return [this.#options.credentials.privateKey, this.#token?.value ?? ''];
   }
+}
+
+/**
+ * The notification: aps.alert {title, body}, mutable-content 1 when there is an image (the app's
+ * notification service extension downloads it from the `image` key), the custom data, message_id and
+ * link as top-level custom keys (Apple: custom keys go outside aps).
+ */
+export function apnsPayload(message: OutboundMessage, title: string | null) {
+  const image = message.push?.imageUrl ?? null;
+  return {
+    aps: { alert: { ...(title ? { title } : {}), body: message.body }, sound: 'default', ...(image ? { 'mutable-content': 1 } : {}) },
+    ...pushDataMap(message.messageId, message.push),
+    ...(image ? { image } : {}),
+  };
 }

@@ -1,3 +1,4 @@
+import { pushDataMap } from '../../core/domain/push-content.ts';
 import { pushTokenKind } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
@@ -6,6 +7,7 @@ import {
 } from './ghana-sms-http.ts';
 import { expoDetailError, expoRequestError } from './expo-codes.ts';
 import { classifiedFailure } from './vendor-codes.ts';
+import { pollExpoReceipts, type ReceiptPoll } from './expo-receipts.ts';
 
 export const EXPO_BASE_URL = 'https://exp.host';
 const LABEL = 'Expo';
@@ -30,8 +32,8 @@ export interface ExpoPushOptions {
  * Ticket errors: DeviceNotRegistered -> UNREGISTERED (permanent, clear the token), MessageRateExceeded
  * -> RATE_LIMITED (retryable), InvalidCredentials (the app's FCM/APNs credentials held by Expo) ->
  * AUTH_FAILED, MessageTooBig -> INVALID_REQUEST. 401/403 -> AUTH_FAILED; 429 and 5xx retryable.
- * The ticket id is the provider message id. Receipts (`/--/api/v2/push/getReceipts`) are not polled
- * yet; the health check calls that endpoint.
+ * The ticket id is the provider message id. Receipts (`/--/api/v2/push/getReceipts`) are polled by
+ * the worker's delivery-status poll through `fetchReceipts` (expo-receipts.ts); the health check calls that endpoint too.
  */
 export class ExpoPushProvider implements VendorAdapter {
   readonly vendor = 'expo-push';
@@ -59,7 +61,7 @@ export class ExpoPushProvider implements VendorAdapter {
     const kind = pushTokenKind(message.to);
     if (kind !== 'expo') return vendorFailure(false, 'TOKEN_NOT_EXPO', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'fcm' ? 'FCM' : 'APNs'} token`}; configure a provider for it`);
     const title = message.subject ?? this.#defaultTitle;
-    const body = JSON.stringify([{ to: message.to, ...(title ? { title } : {}), body: message.body, data: { message_id: message.messageId }, sound: 'default' }]);
+    const body = JSON.stringify([expoMessage(message, title)]);
     const call = await callVendor(LABEL, new URL(`${this.#baseUrl}/--/api/v2/push/send`), { method: 'POST', headers: this.#headers(), body }, this.#timeoutMs);
     if (!call.ok) return call.failure;
     const { answer } = call;
@@ -85,6 +87,11 @@ export class ExpoPushProvider implements VendorAdapter {
     const { answer } = call;
     if (!isSuccess(answer)) return unhealthy(answer.latencyMs, this.#requestFailure(answer).errorMessage);
     return { ok: true, latencyMs: answer.latencyMs, detail: `${LABEL}: receipts endpoint answered${this.#accessToken ? ' with the access token accepted' : ''}`, balance: null };
+  }
+
+  /** Receipts of sent tickets (expo-receipts.ts): DeviceNotRegistered reported after the ticket reaches the message this way. */
+  fetchReceipts(ticketIds: readonly string[]): Promise<ReceiptPoll> {
+    return pollExpoReceipts(this.#baseUrl, this.#headers(), ticketIds, this.#timeoutMs, this.#secrets());
   }
 
   #headers(): Record<string, string> {
@@ -113,4 +120,18 @@ export class ExpoPushProvider implements VendorAdapter {
   #secrets(): string[] {
     return [this.#accessToken ?? ''];
   }
+}
+
+/**
+ * One message of Expo's send request: title, body, data (the custom data, message_id and link), and
+ * an image as richContent.image with mutableContent (iOS shows it through a notification service extension).
+ */
+export function expoMessage(message: OutboundMessage, title: string | null) {
+  const image = message.push?.imageUrl ?? null;
+  return {
+    // The link also as data.url, the key Expo Router's notification handling reads (unless the data names its own url).
+    to: message.to, ...(title ? { title } : {}), body: message.body, sound: 'default',
+    data: { ...(message.push?.link ? { url: message.push.link } : {}), ...pushDataMap(message.messageId, message.push) },
+    ...(image ? { richContent: { image }, mutableContent: true } : {}),
+  };
 }

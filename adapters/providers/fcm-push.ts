@@ -1,4 +1,5 @@
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
+import { pushDataMap } from '../../core/domain/push-content.ts';
 import { pushTokenKind } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
@@ -71,13 +72,7 @@ export class FcmPushProvider implements VendorAdapter {
     const kind = pushTokenKind(message.to);
     if (kind !== 'fcm') return vendorFailure(false, 'TOKEN_NOT_FCM', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'apns' ? 'APNs' : 'Expo'} token`}; configure a provider for it`);
     const title = message.subject ?? this.#defaultTitle;
-    const payload = {
-      message: {
-        token: message.to,
-        notification: { ...(title ? { title } : {}), body: message.body },
-        data: { message_id: message.messageId },
-      },
-    };
+    const payload = fcmMessage(message, title);
     let result = await this.#sendWithToken(JSON.stringify(payload), false);
     if (result === 'unauthenticated') result = await this.#sendWithToken(JSON.stringify(payload), true);
     return result === 'unauthenticated' ? vendorFailure(false, 'AUTH_FAILED', `${LABEL}: access token refused (HTTP 401 UNAUTHENTICATED)`) : result;
@@ -194,4 +189,23 @@ function parseServiceAccount(json: string): ServiceAccount | null {
 
 function invalidAccount(): VendorFailure {
   return vendorFailure(false, 'CONFIG_INVALID', `${LABEL}: the service account JSON is unreadable or lacks client_email, private_key or project_id`);
+}
+
+/**
+ * The HTTP v1 send body: message.notification {title, body, image}, message.data (string to string: the
+ * custom data, message_id and link), the image also through APNs (mutable-content, fcm_options.image)
+ * and an https link as webpush.fcm_options.link (FCM accepts only https there; apps read data.link).
+ */
+export function fcmMessage(message: OutboundMessage, title: string | null) {
+  const image = message.push?.imageUrl ?? null;
+  const link = message.push?.link ?? null;
+  return {
+    message: {
+      token: message.to,
+      notification: { ...(title ? { title } : {}), body: message.body, ...(image ? { image } : {}) },
+      data: pushDataMap(message.messageId, message.push),
+      ...(image ? { apns: { payload: { aps: { 'mutable-content': 1 } }, fcm_options: { image } } } : {}),
+      ...(link && /^https:\/\//i.test(link) ? { webpush: { fcm_options: { link } } } : {}),
+    },
+  };
 }

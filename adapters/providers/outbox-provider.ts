@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Channel } from '../../core/domain/channel.ts';
+import { OUTBOX_REFERENCE_PREFIX } from '../../core/domain/message.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 
@@ -9,8 +10,9 @@ const REOPEN_MS = 5_000;
 
 /**
  * The development provider for live keys on the embedded default: every message is appended as a
- * JSON line to `<dataDir>/outbox/<channel>.jsonl` and reported SENT. Lets a self-hoster see exactly
- * what would have gone out without a vendor account.
+ * JSON line to `<dataDir>/outbox/<channel>.jsonl` and reported SENT, with a vendor reference starting
+ * `outbox_` by which every delivery log shows `deliveredVia: "OUTBOX"`, `localOnly: true`. Lets a
+ * self-hoster see exactly what would have gone out without a vendor account.
  */
 export class OutboxProvider implements VendorAdapter {
   readonly name: string;
@@ -37,7 +39,7 @@ export class OutboxProvider implements VendorAdapter {
     try {
       const line = JSON.stringify({ at: new Date().toISOString(), ...message });
       await (await this.#handle()).write(`${line}\n`); // O_APPEND: each write lands whole at the end
-      return { accepted: true, providerMessageId: `outbox_${message.internalMessageId}`, delivered: false };
+      return { accepted: true, providerMessageId: `${OUTBOX_REFERENCE_PREFIX}${message.internalMessageId}`, delivered: false };
     } catch (error) {
       this.#file = null;
       return { accepted: false, retryable: true, errorCode: 'OUTBOX_WRITE_FAILED', errorMessage: error instanceof Error ? error.message : String(error) };

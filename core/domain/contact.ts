@@ -20,6 +20,10 @@ export interface Contact {
   optedOutAt: Date | null;
   /** IANA time zone for send windows and quiet hours (docs/consent.md); null or absent: the country's. */
   timeZone?: string | null;
+  /** The last push token removal: a vendor said the device is gone (docs/contacts.md, "Dead push tokens"). */
+  pushTokenRemovedAt?: Date | null;
+  /** Why: the error code and the vendor's words (e.g. "UNREGISTERED: FCM UNREGISTERED Requested entity was not found."). */
+  pushTokenRemovedReason?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -28,6 +32,7 @@ export function contactView(c: Contact) {
   return {
     id: c.id, firstName: c.firstName, lastName: c.lastName, phone: c.phone, email: c.email, countryCode: c.countryCode,
     tags: c.tags, fcmToken: c.fcmToken, attributes: c.attributes, timeZone: c.timeZone ?? null, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    pushTokenRemovedAt: c.pushTokenRemovedAt?.toISOString() ?? null, pushTokenRemovedReason: c.pushTokenRemovedReason ?? null,
     createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
   };
 }

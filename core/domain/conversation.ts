@@ -79,6 +79,8 @@ export interface ThreadItem {
   body: string;
   /** Outbound: the delivery status; inbound: 'RECEIVED'. */
   status: string;
+  /** Outbound: the local outbox took it (never delivered: docs/providers.md, "The outbox"). */
+  localOnly?: boolean;
   at: Date;
 }
 
@@ -101,7 +103,7 @@ export function conversationView(c: Conversation, now: Date) {
 }
 
 export function threadItemView(t: ThreadItem) {
-  return { direction: t.direction, id: t.id, body: t.body, status: t.status, at: t.at.toISOString() };
+  return { direction: t.direction, id: t.id, body: t.body, status: t.status, localOnly: t.localOnly === true, at: t.at.toISOString() };
 }
 
 export function inboundNumberView(n: InboundNumber) {

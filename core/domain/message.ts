@@ -1,5 +1,6 @@
 import { pesewasToGhs, type Pesewas } from './money.ts';
 import type { Channel, DeliveryStatus, TemplateCategory } from './channel.ts';
+import type { PushContent } from './push-content.ts';
 
 /**
  * A message and its delivery log: one row per recipient, the source of truth for status, cost and
@@ -14,7 +15,10 @@ export interface Message {
   recipient: string;
   /** ISO 3166 alpha-2 of a phone recipient; null for email and push. */
   country: string | null;
-  /** As stored and shown: a passcode message's subject and body carry its code masked (docs/verify.md). */
+  /**
+   * As stored and shown: the email subject, the in-app title or the push notification's title; a passcode
+   * message's subject and body carry its code masked (docs/verify.md).
+   */
   subject: string | null;
   body: string;
   /**
@@ -23,6 +27,8 @@ export interface Message {
    * or failed, never part of a view. Absent or null: the stored subject and body are what is sent.
    */
   sealedContent?: string | null;
+  /** PUSH only: image, deep link and custom data (docs/messaging-rules.md); null or absent otherwise. */
+  push?: PushContent | null;
   templateId: string | null;
   /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
   category: TemplateCategory;
@@ -54,12 +60,27 @@ export interface Message {
   failedAt: Date | null;
 }
 
+/** The vendor reference the local outbox gives the messages it writes (adapters/providers/outbox-provider.ts). */
+export const OUTBOX_REFERENCE_PREFIX = 'outbox_';
+
+/**
+ * Where an accepted message went: 'OUTBOX' when the local outbox took it (written to a file on this
+ * machine, never delivered to anyone), 'PROVIDER' when a vendor did, null while nobody has
+ * (docs/providers.md, "The outbox").
+ */
+export function deliveredVia(m: Pick<Message, 'provider' | 'providerMessageId'>): 'OUTBOX' | 'PROVIDER' | null {
+  if (m.providerMessageId?.startsWith(OUTBOX_REFERENCE_PREFIX)) return 'OUTBOX';
+  return m.provider && m.providerMessageId ? 'PROVIDER' : null;
+}
+
 /** The spec's delivery log (section 2) plus the fields a dashboard needs. */
 export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
     id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
     templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
+    // A SENT or DELIVERED that never left the machine says so (issue 29): clients must not read it as delivered.
+    deliveredVia: deliveredVia(m), localOnly: deliveredVia(m) === 'OUTBOX',
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
     sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
   };

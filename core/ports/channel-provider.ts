@@ -1,4 +1,5 @@
 import type { Channel } from '../domain/channel.ts';
+import type { PushContent } from '../domain/push-content.ts';
 
 export interface OutboundMessage {
   messageId: string;
@@ -8,6 +9,8 @@ export interface OutboundMessage {
   to: string;
   subject: string | null;
   body: string;
+  /** PUSH only: image, deep link and custom data, placed where each vendor's protocol wants them. */
+  push?: PushContent | null;
   senderId: string | null;
   /** More headers of an email (List-Unsubscribe and List-Unsubscribe-Post of a marketing email, docs/consent.md); other channels ignore them. */
   headers?: Readonly<Record<string, string>>;

@@ -42,6 +42,12 @@ export interface ContactRepository {
    * in the same transaction and redo a lost batch.
    */
   lockForBulkWrite(organizationId: string): Promise<void>;
+  /**
+   * Removes a dead push token: every contact of the organization holding exactly `token` (an APNs
+   * token compared without case) loses it, and records `at` and `reason`. Only that token, only that
+   * organization. Returns the changed contacts as they are now (none when nobody held it).
+   */
+  clearPushToken(organizationId: string, token: string, at: Date, reason: string): Promise<Contact[]>;
   /** How many contacts the audience holds. */
   count(organizationId: string, audience: Audience): Promise<number>;
   /** Keyset page of the audience in id order: contacts with id > `afterId` (null = from the start), at most `limit` (<= 5,000). */

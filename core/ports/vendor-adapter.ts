@@ -55,6 +55,12 @@ export interface VendorAdapter extends ChannelProvider {
   /** Vendor key, e.g. 'arkesel', 'hubtel', 'twilio-sms'. */
   readonly vendor: string;
   checkHealth(): Promise<ProviderHealth>;
+  /**
+   * Vendors with batched receipts (Expo): reports for those of `providerMessageIds` the vendor has a
+   * receipt for, asked in the vendor's batch size with a timeout per request; ids without a receipt yet
+   * are left out. `failure` says why the rest was not asked (timeout, outage); never credentials.
+   */
+  fetchReceipts?(providerMessageIds: readonly string[]): Promise<{ reports: DeliveryReport[]; failure: string | null }>;
   /** Polling vendors (Hubtel, mNotify): the current status of one message, or null when unknown. */
   fetchStatus?(providerMessageId: string): Promise<DeliveryReport | null>;
   /**

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { PushContent } from '../../../core/domain/push-content.ts';
 
 export const MessageEntity = defineEntity({
   name: 'Message',
@@ -12,6 +13,7 @@ export const MessageEntity = defineEntity({
     country: p.string().nullable(),
     subject: p.string().nullable(),
     body: p.text(),
+    push: p.json<PushContent>().nullable(),
     templateId: p.string().nullable(),
     category: p.string(),
     status: p.string(),

@@ -30,6 +30,7 @@ import { sparseDeliveryLogPages } from './0044-sparse-delivery-log-pages.ts';
 import { providerCallbackIds } from './0045-provider-callback-ids.ts';
 import { sealedPasscodes } from './0046-sealed-passcodes.ts';
 import { knownLoginClients } from './0047-known-login-clients.ts';
+import { pushContentDeadTokens } from './0048-push-content-dead-tokens.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages, providerCallbackIds, sealedPasscodes, knownLoginClients];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages, providerCallbackIds, sealedPasscodes, knownLoginClients, pushContentDeadTokens];

@@ -1,9 +1,9 @@
-import type { Message } from '../../domain/message.ts';
+import { deliveredVia, type Message } from '../../domain/message.ts';
 
 /** The export's columns, in order (docs/delivery-logs.md describes each). */
 export const DELIVERY_LOG_CSV_COLUMNS = [
   'id', 'internalMessageId', 'createdAt', 'channel', 'recipient', 'status', 'errorCode', 'errorMessage', 'costGhs', 'segments',
-  'encoding', 'provider', 'isSandbox', 'sentAt', 'deliveredAt', 'failedAt',
+  'encoding', 'provider', 'isSandbox', 'sentAt', 'deliveredAt', 'failedAt', 'deliveredVia',
 ] as const;
 
 /**
@@ -40,6 +40,6 @@ export function deliveryLogCsvRecord(m: Message): string {
   return csvRecord([
     m.id, m.internalMessageId, time(m.createdAt), m.channel, m.recipient, m.status, m.errorCode ?? '', m.errorMessage ?? '',
     formatGhs(m.cost), String(m.segments), m.encoding ?? '', m.provider ?? '', String(m.isSandbox), time(m.sentAt),
-    time(m.deliveredAt), time(m.failedAt),
+    time(m.deliveredAt), time(m.failedAt), deliveredVia(m) ?? '',
   ]);
 }

@@ -131,6 +131,6 @@ export function prepareStep(trigger: Pick<EventTrigger, 'plan' | 'templateId' | 
   const forChannel = template && template.channel !== planned.channel ? { ...template, channel: planned.channel } : template;
   return prepareMessage({
     channel: planned.channel, to: planned.recipient, templateId: trigger.templateId ?? undefined, variables: trigger.variables,
-    countryCode: trigger.countryCode, subject: (planned.channel === 'EMAIL' || planned.channel === 'IN_APP') && !template?.subject ? trigger.fallbackSubject : undefined,
+    countryCode: trigger.countryCode, subject: (planned.channel === 'EMAIL' || planned.channel === 'IN_APP' || planned.channel === 'PUSH') && !template?.subject ? trigger.fallbackSubject : undefined,
   }, forChannel, rules, '', { optOut });
 }

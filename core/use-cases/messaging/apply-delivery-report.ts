@@ -9,6 +9,7 @@ import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
+import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 /** How far along a status is: a report may only move a message forward. */
 const RANK: Record<DeliveryStatus, number> = { SCHEDULED: 0, QUEUED: 0, PENDING: 1, SENT: 2, DELIVERED: 3, FAILED: 3, REJECTED: 3, CANCELLED: 3 };
@@ -46,6 +47,8 @@ export class ApplyDeliveryReport {
     }
     if (!message || RANK[report.status] <= RANK[message.status]) return null;
     const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(message.organizationId, 'message.status.updated') : false;
+    const deadToken = report.status === 'FAILED' && diedOfDeadToken(message, report.errorCode);
+    const publishRemoval = deadToken && await publishesTokenRemoval(this.#deps.webhooks, message.organizationId);
     const changed = await storage.transaction(async (tx) => {
       const now = clock.now();
       const at = report.occurredAt ?? now;
@@ -63,6 +66,7 @@ export class ApplyDeliveryReport {
       }
       if (report.status === 'FAILED') await scheduleTriggerFallback(tx, message.id);
       if (report.status === 'FAILED') await schedulePasscodeFallback(tx, updated);
+      if (deadToken) await removeDeadPushToken(tx, ids, updated, `Provider reported ${report.vendorStatus}`, now, publishRemoval);
       await tx.messageStatus.recordEvent({
         id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: report.status, source,
         detail: report.vendorStatus, createdAt: now,

@@ -14,6 +14,7 @@ import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
+import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -143,7 +144,7 @@ export class DeliverMessage {
       tried.lastProvider = provider.name;
       const result = await provider.send({
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
-        to: claimed.recipient, subject: content!.subject, body: content!.body, senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
+        to: claimed.recipient, subject: content!.subject, body: content!.body, push: claimed.push ?? null, senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
       const attempt: MessageAttempt = {
         id: this.#deps.ids.next(), messageId: claimed.id, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
@@ -207,6 +208,8 @@ export class DeliverMessage {
   /** FAILED plus the refund, in one transaction. */
   async #fail(message: Message, errorCode: string, errorMessage: string, provider: string | null): Promise<Message | null> {
     const { storage, clock } = this.#deps;
+    const deadToken = diedOfDeadToken(message, errorCode);
+    const publishRemoval = deadToken && await publishesTokenRemoval(this.#deps.webhooks, message.organizationId);
     return storage.transaction(async (tx) => {
       const now = clock.now();
       // Wallet row first, as the send path does: the transition below also locks analytics counter rows (migration 0010).
@@ -221,6 +224,7 @@ export class DeliverMessage {
       }
       if (failed) await scheduleTriggerFallback(tx, message.id);
       if (failed) await schedulePasscodeFallback(tx, failed);
+      if (failed && deadToken) await removeDeadPushToken(tx, this.#deps.ids, failed, errorMessage, now, publishRemoval);
       return failed;
     });
   }

@@ -16,6 +16,7 @@ export class GetMessage {
     const [attempts, events] = await Promise.all([this.#deps.storage.messageStatus.listAttempts(id), this.#deps.storage.messageStatus.listEvents(id)]);
     return {
       ...deliveryLogView(message), subject: message.subject, body: message.body,
+      ...(message.channel === 'PUSH' ? { imageUrl: message.push?.imageUrl ?? null, link: message.push?.link ?? null, data: message.push?.data ?? {} } : {}),
       attemptLog: attempts.map((a) => ({
         attempt: a.attempt, provider: a.provider, outcome: a.outcome, retryable: a.retryable, errorCode: a.errorCode,
         errorMessage: a.errorMessage, durationMs: a.durationMs, at: a.createdAt.toISOString(),

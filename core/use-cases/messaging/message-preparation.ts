@@ -7,6 +7,8 @@ import { normalizeRecipient } from '../../domain/recipient.ts';
 import { renderTemplate } from '../../domain/template-rendering.ts';
 import type { Template } from '../../domain/template.ts';
 import type { SmsEncoding } from '../../domain/sms-segments.ts';
+import type { PushContent } from '../../domain/push-content.ts';
+import { checkPushContent, type PushFields } from './push-fields.ts';
 import { withOptOutLink, type OptOutLinks } from '../consent/opt-out-link-text.ts';
 
 /** Longest body accepted: 1,600 characters for text channels (10 SMS segments), 200 KB for email. */
@@ -26,7 +28,7 @@ export const countryCodeSchema = v.pipe(v.string(), v.trim(), v.toUpperCase(), v
 export const idempotencyKeySchema = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters')));
 
 /** One message as asked for, after schema validation. */
-export interface MessageDraft {
+export interface MessageDraft extends PushFields {
   channel: Channel;
   to: string;
   body?: string | undefined;
@@ -49,6 +51,8 @@ export interface PreparedMessage {
   body: string;
   /** The encrypted text actually sent when `subject`/`body` are masked (a passcode; Message.sealedContent). */
   sealedContent?: string | undefined;
+  /** PUSH only (image, link, data); null otherwise. */
+  push: PushContent | null;
   templateId: string | null;
   /** The template's category, or the send's; TRANSACTIONAL when neither says (docs/consent.md). */
   category: TemplateCategory;
@@ -97,8 +101,8 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
     if (renderedSubject.text.length > SUBJECT_MAX) throw invalid(`${field}subject`, `subject must be at most ${SUBJECT_MAX} characters`);
     subject = renderedSubject.text;
-  } else if (draft.channel === 'IN_APP') {
-    // The bell's title (docs/inbox.md): optional, from the request or the template.
+  } else if (draft.channel === 'IN_APP' || draft.channel === 'PUSH') {
+    // The bell's title (docs/inbox.md) or the notification's title: optional, from the request or the template.
     const rawSubject = draft.subject?.trim() ? draft.subject : template?.subject;
     if (rawSubject?.trim()) {
       const renderedSubject = renderTemplate(rawSubject, draft.variables ?? {}, 'text');
@@ -108,12 +112,14 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     }
   }
 
+  const push = checkPushContent(draft, subject, rendered.text, field);
+
   const preview = costPreview(rules, draft.channel, recipient.country, rendered.text);
   if (!preview) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${draft.channel}`);
   return {
     channel: draft.channel, recipient: recipient.recipient, country: recipient.country,
     premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
-    subject, body: rendered.text, templateId: template?.id ?? null, category, optOutToken: token,
+    subject, body: rendered.text, push, templateId: template?.id ?? null, category, optOutToken: token,
     sendAt: draft.sendAt ?? null, senderId: draft.senderId ?? null,
     segments: preview.segments, encoding: preview.encoding, price: preview.price,
   };

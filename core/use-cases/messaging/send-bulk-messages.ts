@@ -9,6 +9,7 @@ import { channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage,
 import { deliverInline, type SendDeps } from './send-message.ts';
 import type { SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
+import { pushFieldEntries } from './push-fields.ts';
 
 export const BULK_MAX = 100;
 const INLINE_CONCURRENCY = 10;
@@ -24,6 +25,8 @@ export const BulkItemInput = v.object({
   subject: v.optional(v.pipe(v.string(), v.maxLength(998))),
   /** This item's own `sendAt`, overriding the request's. */
   sendAt: sendAtSchema,
+  /** PUSH only (docs/messaging-rules.md). */
+  ...pushFieldEntries,
 });
 
 export const SendBulkInput = v.object({

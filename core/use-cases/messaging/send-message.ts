@@ -16,6 +16,7 @@ import { AcceptCoalescer } from './accept-coalescer.ts';
 import { categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
+import { pushFieldEntries } from './push-fields.ts';
 
 export const SendMessageInput = v.object({
   channel: channelSchema,
@@ -31,6 +32,8 @@ export const SendMessageInput = v.object({
   async: v.optional(v.boolean('must be true or false'), false),
   /** Not before this time, at most 35 days ahead (docs/scheduling.md): the message is SCHEDULED until then. */
   sendAt: sendAtSchema,
+  /** PUSH only: image, deep link and custom data (docs/messaging-rules.md). */
+  ...pushFieldEntries,
 });
 
 export interface SendDeps {
@@ -63,7 +66,7 @@ export class SendMessage {
   readonly #coalescer: AcceptCoalescer;
   constructor(deps: SendDeps) { this.#deps = deps; this.#coalescer = new AcceptCoalescer(deps); }
 
-  async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView>; queued: boolean; replayed: boolean }> {
+  async execute(ctx: SendContext, raw: unknown): Promise<{ log: ReturnType<typeof deliveryLogView> & { subject: string | null }; queued: boolean; replayed: boolean }> {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
@@ -76,7 +79,8 @@ export class SendMessage {
     });
     let message = accepted.messages[0]!;
     if (!input.async && !accepted.replayed && message.status === 'QUEUED') message = await deliverInline(this.#deps, message);
-    return { log: deliveryLogView(message), queued: input.async || message.status === 'SCHEDULED', replayed: accepted.replayed };
+    // The caller sees the subject (email subject, push title) it sent; delivery log lists leave it out (docs/delivery-logs.md).
+    return { log: { ...deliveryLogView(message), subject: message.subject }, queued: input.async || message.status === 'SCHEDULED', replayed: accepted.replayed };
   }
 }
 

@@ -132,3 +132,15 @@ export function outboxOnlyChannels(providers: readonly ProviderRow[]): string[] 
     return active.length > 0 && active.every((p) => p.vendor === 'outbox');
   }).sort();
 }
+
+/**
+ * Channels with a real vendor and an active outbox behind it: when the vendors fail (degraded,
+ * refusing), messages fall over to the outbox and never leave the machine (issue 29).
+ */
+export function outboxFallbackChannels(providers: readonly ProviderRow[]): string[] {
+  const channels = [...new Set(providers.map((p) => p.channel))];
+  return channels.filter((c) => {
+    const active = providers.filter((p) => p.channel === c && p.active);
+    return active.some((p) => p.vendor === 'outbox') && active.some((p) => p.vendor !== 'outbox');
+  }).sort();
+}

@@ -18,6 +18,12 @@ export interface FakeExpo extends FakeServer {
   throttledTokens: Set<string>;
   /** When true, every ticket says InvalidCredentials (the app's FCM/APNs credentials held by Expo are bad). */
   badAppCredentials: { value: boolean };
+  /** Receipts by ticket id, as getReceipts answers them (the test writes them with the SDK's ExpoPushReceipt type); others are "not ready". */
+  receipts: Map<string, unknown>;
+  /** The ids of each getReceipts request, in order. */
+  receiptRequests: string[][];
+  /** Tickets issued, by token, newest last. */
+  tickets: Array<{ to: string; id: string }>;
 }
 
 const EXPO_TOKEN = /^Expo(?:nent)?PushToken\[[A-Za-z0-9_-]+\]$/;
@@ -26,6 +32,9 @@ export async function startFakeExpo(options: { accessToken?: string } = {}): Pro
   const deadTokens = new Set<string>();
   const throttledTokens = new Set<string>();
   const badAppCredentials = { value: false };
+  const receipts = new Map<string, unknown>();
+  const receiptRequests: string[][] = [];
+  const issued: Array<{ to: string; id: string }> = [];
 
   const handle = (request: ReceivedRequest): FakeReply => {
     if (request.method !== 'POST') return requestError(405, 'METHOD_NOT_ALLOWED', 'Use POST');
@@ -37,7 +46,10 @@ export async function startFakeExpo(options: { accessToken?: string } = {}): Pro
     if (request.path === '/--/api/v2/push/getReceipts') {
       const ids = (request.json as { ids?: unknown } | null)?.ids;
       if (!Array.isArray(ids)) return requestError(400, 'VALIDATION_ERROR', '"ids" must be an array');
-      return { status: 200, body: { data: {} } };
+      // Expo's documented limit per getReceipts request.
+      if (ids.length > 1_000) return requestError(400, 'PUSH_TOO_MANY_RECEIPTS', 'At most 1000 receipt ids per request');
+      receiptRequests.push(ids.map(String));
+      return { status: 200, body: { data: Object.fromEntries(ids.flatMap((id) => (receipts.has(String(id)) ? [[String(id), receipts.get(String(id))]] : []))) } };
     }
     return requestError(404, 'NOT_FOUND', 'Not found');
   };
@@ -54,7 +66,9 @@ export async function startFakeExpo(options: { accessToken?: string } = {}): Pro
       if (badAppCredentials.value) return ticketError('Could not find APNs credentials for this experience', 'InvalidCredentials');
       if (deadTokens.has(to)) return ticketError(`"${to}" is not a registered push notification recipient`, 'DeviceNotRegistered');
       if (throttledTokens.has(to)) return ticketError('Too many messages sent to this device; slow down', 'MessageRateExceeded');
-      return { status: 'ok', id: randomUUID() };
+      const id = randomUUID();
+      issued.push({ to, id });
+      return { status: 'ok', id };
     });
     return { status: 200, body: { data: tickets } };
   };
@@ -63,7 +77,7 @@ export async function startFakeExpo(options: { accessToken?: string } = {}): Pro
     handle,
     errorBody: (status) => ({ errors: [{ code: status === 429 ? 'RATE_LIMIT_EXCEEDED' : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'VALIDATION_ERROR', message: `HTTP ${status}` }] }),
   });
-  return { ...server, deadTokens, throttledTokens, badAppCredentials };
+  return { ...server, deadTokens, throttledTokens, badAppCredentials, receipts, receiptRequests, tickets: issued };
 }
 
 function requestError(status: number, code: string, message: string): FakeReply {

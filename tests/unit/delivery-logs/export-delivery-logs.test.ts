@@ -32,13 +32,13 @@ describe('ExportDeliveryLogs', () => {
     expect(result.truncated).to.equal(false);
     expect(text.split('\r\n')[0]).to.equal(DELIVERY_LOG_CSV_COLUMNS.join(','));
     expect(text.split('\r\n')[0]).to.equal('id,internalMessageId,createdAt,channel,recipient,status,errorCode,errorMessage,costGhs,segments,'
-      + 'encoding,provider,isSandbox,sentAt,deliveredAt,failedAt');
+      + 'encoding,provider,isSandbox,sentAt,deliveredAt,failedAt,deliveredVia');
     expect(text.endsWith('\r\n')).to.equal(true);
     expect(parseCsv(text).slice(1)).to.deep.equal([
       ['m-2', 'msg_2', '2026-03-01T08:00:02.000Z', 'VOICE', "'+233241234567", 'FAILED', 'PROVIDER_REJECTED', 'Number unreachable', '0.00', '1',
-        '', 'sandbox', 'false', '2026-03-01T08:00:03.000Z', '', '2026-03-01T08:00:05.000Z'],
+        '', 'sandbox', 'false', '2026-03-01T08:00:03.000Z', '', '2026-03-01T08:00:05.000Z', ''],
       ['m-1', 'msg_1', '2026-03-01T08:00:01.000Z', 'SMS', "'+233241234567", 'DELIVERED', '', '', '12.30', '3',
-        'GSM-7', 'sandbox', 'false', '2026-03-01T08:00:02.000Z', '2026-03-01T08:00:04.000Z', ''],
+        'GSM-7', 'sandbox', 'false', '2026-03-01T08:00:02.000Z', '2026-03-01T08:00:04.000Z', '', ''],
     ]);
   });
 

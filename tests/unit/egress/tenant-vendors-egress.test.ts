@@ -55,3 +55,28 @@ describe('Own vendor accounts of every supported vendor connect through the egre
     });
   }
 });
+
+describe('An own vendor account behind the egress wrapper keeps what its vendor adapter can do', () => {
+  const policy = new DnsEgressPolicy({ resolve: async () => [{ address: '169.254.169.254', family: 4 }], allowPrivateHosts: [] });
+  const wrap = (vendor: string, credentials: Record<string, string> = SETUP[vendor]!.credentials) => {
+    const config: ProviderConfig = {
+      id: 'p1', name: `own-${vendor}`, vendor, channel: TENANT_VENDOR_CHANNELS[vendor]!, priority: 1, active: true, countries: ['*'], settings: SETUP[vendor]!.settings ?? {},
+      hasCredentials: true, organizationId: 'org-1', platformFallback: true, createdAt: new Date(), updatedAt: new Date(),
+    };
+    return new TenantVendorAdapter(createVendorAdapter(config, credentials, { outboxDirectory: '/tmp', timeoutMs: 2_000, publicUrl: 'https://nkra.example' }) as never, { policy });
+  };
+
+  it('Expo receipts are still polled, through the egress policy (refused here before connecting)', async () => {
+    const adapter = wrap('expo-push');
+    expect(adapter.fetchReceipts).to.be.a('function');
+    const poll = await adapter.fetchReceipts!(['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b']);
+    expect(poll.reports).to.deep.equal([]);
+    expect(poll.failure).to.be.a('string');
+  });
+
+  it('Twilio still answers callbacks with TwiML, and an Africa\'s Talking account without a callback token says it cannot verify callbacks', () => {
+    expect(wrap('twilio-sms').callbackReply?.().contentType).to.match(/xml/);
+    expect(wrap('africas-talking-sms').verifiesCallbacks).to.equal(false);
+    expect(wrap('africas-talking-sms', { username: 'u', apiKey: 'k', callbackToken: 'secret-token' }).verifiesCallbacks).to.equal(true);
+  });
+});

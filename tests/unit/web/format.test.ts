@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asList, fill, formatTime, ghs, outboxOnlyChannels, percent, placeholders, qs, toRules, toSeries } from '../../../hosts/web/src/format.ts';
+import { asList, fill, formatTime, ghs, outboxFallbackChannels, outboxOnlyChannels, percent, placeholders, qs, toRules, toSeries } from '../../../hosts/web/src/format.ts';
 
 describe('dashboard helpers (hosts/web/src/format.ts)', () => {
   it('shows amounts as GHS with two decimals and thousands separators, and a dash for non-numbers', () => {
@@ -76,5 +76,11 @@ describe('dashboard helpers (hosts/web/src/format.ts)', () => {
     expect(outboxOnlyChannels([p('SMS', 'outbox'), p('EMAIL', 'outbox'), p('EMAIL', 'smtp-email'), p('PUSH', 'outbox'), p('PUSH', 'fcm-push', false)])).to.deep.equal(['PUSH', 'SMS']);
     expect(outboxOnlyChannels([p('SMS', 'arkesel-sms'), p('SMS', 'outbox', false)])).to.deep.equal([]);
     expect(outboxOnlyChannels([])).to.deep.equal([]);
+  });
+
+  it('names the channels with a vendor that can still fall back to an active outbox (issue 29)', () => {
+    const p = (channel: string, vendor: string, active = true) => ({ name: `${vendor}-${channel}`, vendor, channel, active });
+    expect(outboxFallbackChannels([p('SMS', 'arkesel-sms'), p('SMS', 'outbox'), p('EMAIL', 'outbox'), p('PUSH', 'fcm-push'), p('PUSH', 'outbox', false)])).to.deep.equal(['SMS']);
+    expect(outboxFallbackChannels([p('SMS', 'outbox')])).to.deep.equal([]);
   });
 });

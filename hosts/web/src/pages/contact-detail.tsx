@@ -34,6 +34,8 @@ export function ContactDetailPage({ id }: { id: string }): ReactNode {
           <dl className="facts card">
             <dt>Phone</dt><dd>{str(c['phone'])}</dd><dt>Email</dt><dd>{str(c['email'])}</dd><dt>Country</dt><dd>{str(c['countryCode'])}</dd>
             <dt>Status</dt><dd>{c['optedOut'] ? <Badge value="opted out" /> : <Badge value="active" />}</dd>
+            <dt>Push token</dt><dd>{c['fcmToken'] ? <code>{str(c['fcmToken'])}</code> : 'none'}</dd>
+            {c['pushTokenRemovedAt'] ? <><dt>Push token removed</dt><dd data-testid="push-token-removed"><Time value={c['pushTokenRemovedAt']} /> · {str(c['pushTokenRemovedReason'])}</dd></> : null}
             <dt>Added</dt><dd><Time value={c['createdAt']} /></dd>
           </dl>
           <TimeZoneSection contact={c} onSaved={(next) => contact.setData(next)} />

@@ -3,12 +3,13 @@ import { api } from '../api.ts';
 import { qs } from '../format.ts';
 import { Link } from '../router.tsx';
 import { Badge, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Select, Time, useAsync, useForm } from '../ui.tsx';
+import { DeliveryBadge } from '../delivery-badge.tsx';
 
 interface Conversation {
   id: string; contactId: string; channel: string; address: string; lastInboundAt: string; lastMessageAt: string; lastMessagePreview: string;
   unreadCount: number; whatsappWindowOpen: boolean | null; whatsappWindowClosesAt: string | null;
 }
-interface ThreadItem { direction: 'INBOUND' | 'OUTBOUND'; id: string; body: string; status: string; at: string }
+interface ThreadItem { direction: 'INBOUND' | 'OUTBOUND'; id: string; body: string; status: string; localOnly?: boolean; at: string }
 interface Detail extends Conversation {
   contact: { firstName: string | null; lastName: string | null; phone: string | null } | null;
   messages: ThreadItem[]; nextBefore: string | null;
@@ -80,7 +81,7 @@ export function ConversationPage({ id }: { id: string }): ReactNode {
           <ol className="thread" aria-label="Messages">
             {[...d.messages].reverse().map((m) => (
               <li key={m.id} data-testid="thread-item" className={m.direction === 'INBOUND' ? 'inbound' : 'outbound'}>
-                <span className="hint">{m.direction === 'INBOUND' ? 'Contact' : 'You'} · <Time value={m.at} />{m.direction === 'OUTBOUND' && <> · <Badge value={m.status} /></>}</span>
+                <span className="hint">{m.direction === 'INBOUND' ? 'Contact' : 'You'} · <Time value={m.at} />{m.direction === 'OUTBOUND' && <> · <DeliveryBadge log={{ status: m.status, localOnly: m.localOnly }} /></>}</span>
                 <div>{m.body}</div>
               </li>
             ))}

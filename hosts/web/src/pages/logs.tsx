@@ -3,6 +3,7 @@ import { api, asList, qs } from '../api.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, STATUSES, Select, Time, ghs, str, toApiError, useAsync } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
+import { DeliveryBadge } from '../delivery-badge.tsx';
 
 type Log = Record<string, unknown> & { id: string };
 interface LogPage { items: Log[]; page: number; limit: number; total: number; totalIsExact?: boolean; totalPages: number }
@@ -58,7 +59,7 @@ export function LogsPage(): ReactNode {
             <tbody>{d.items.map((l) => (
               <tr key={l.id}>
                 <td><Time value={l['createdAt']} /></td><td>{str(l['recipient'])}</td><td>{str(l['channel'])}</td><td>{str(l['category'])}</td>
-                <td><Badge value={l['status']} />{typeof l['errorCode'] === 'string' && <small> {l['errorCode']}</small>}{l['status'] === 'SCHEDULED' && typeof l['scheduledAt'] === 'string' && <small className="planned"> planned for <Time value={l['scheduledAt']} /></small>}</td>
+                <td><DeliveryBadge log={l} />{typeof l['errorCode'] === 'string' && <small> {l['errorCode']}</small>}{l['status'] === 'SCHEDULED' && typeof l['scheduledAt'] === 'string' && <small className="planned"> planned for <Time value={l['scheduledAt']} /></small>}</td>
                 <td>{ghs(l['cost'])}</td><td>{str(l['provider'])}</td>
                 <td><Link to={`/app/logs/${encodeURIComponent(l.id)}`} aria-label={`Details of the message to ${str(l['recipient'])}`}>Details</Link></td>
               </tr>
@@ -90,13 +91,16 @@ export function LogDetailPage({ id }: { id: string }): ReactNode {
       {d && (
         <>
           <dl className="facts card">
-            <dt>Status</dt><dd><Badge value={d['status']} /> {typeof d['errorCode'] === 'string' && <code>{d['errorCode']}</code>} {str(d['errorMessage'], '')}</dd>
+            <dt>Status</dt><dd><DeliveryBadge log={d} /> {typeof d['errorCode'] === 'string' && <code>{d['errorCode']}</code>} {str(d['errorMessage'], '')}</dd>
             <dt>Recipient</dt><dd>{str(d['recipient'])}</dd><dt>Channel</dt><dd>{str(d['channel'])}</dd><dt>Category</dt><dd>{str(d['category'])}</dd>
             <dt>Cost</dt><dd>{ghs(d['cost'])}{d['segments'] ? ` · ${str(d['segments'])} segment(s), ${str(d['encoding'])}` : ''}</dd>
             <dt>Provider</dt><dd>{str(d['provider'])}</dd><dt>Message id</dt><dd><code>{str(d['internalMessageId'])}</code></dd>
             <dt>Created</dt><dd><Time value={d['createdAt']} /></dd>
             {d['scheduledAt'] ? <><dt>Planned time</dt><dd><Time value={d['scheduledAt']} />{d['status'] === 'SCHEDULED' ? <> · <Link to="/app/scheduled">cancel it under Scheduled</Link></> : null}</dd></> : null}
-            {d['subject'] ? <><dt>Subject</dt><dd>{str(d['subject'])}</dd></> : null}
+            {d['subject'] ? <><dt>{d['channel'] === 'PUSH' ? 'Title' : 'Subject'}</dt><dd>{str(d['subject'])}</dd></> : null}
+            {d['imageUrl'] ? <><dt>Image</dt><dd><code>{str(d['imageUrl'])}</code></dd></> : null}
+            {d['link'] ? <><dt>Link</dt><dd><code>{str(d['link'])}</code></dd></> : null}
+            {d['data'] && typeof d['data'] === 'object' && Object.keys(d['data']).length > 0 ? <><dt>Data</dt><dd><code>{JSON.stringify(d['data'])}</code></dd></> : null}
             <dt>Text</dt><dd className="message-text">{str(d['body'])}</dd>
           </dl>
           <h2>Status history</h2>

@@ -4,6 +4,7 @@ import { Link } from '../router.tsx';
 import { OutboxBanner } from '../outbox-banner.tsx';
 import { Badge, SEND_CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
+import { DeliveryBadge } from '../delivery-badge.tsx';
 
 interface Template { id: string; name: string; channel: string; body: string; subject?: string | null; status?: string; variables?: string[] }
 interface Preview { encoding: string | null; characters: number | null; segments: number; perSegment: number | null; unitPrice: number; price: number; priceSource?: 'PLATFORM' | 'OWN_ACCOUNT'; unit: string; body: string; subject: string | null; recipient: string; country: string }
@@ -20,7 +21,7 @@ export function SendPage(): ReactNode {
   const body = (v: typeof form.values): Record<string, unknown> => {
     const b: Record<string, unknown> = { channel: v.channel, to: v.to.trim(), countryCode: v.countryCode || 'GH' };
     if (v.templateId) { b['templateId'] = v.templateId; b['variables'] = Object.fromEntries(vars.map((n) => [n, v.variables[n] ?? ''])); } else b['body'] = v.body;
-    if ((v.channel === 'EMAIL' || v.channel === 'IN_APP') && v.subject.trim()) b['subject'] = v.subject.trim();
+    if ((v.channel === 'EMAIL' || v.channel === 'IN_APP' || v.channel === 'PUSH') && v.subject.trim()) b['subject'] = v.subject.trim();
     return b;
   };
 
@@ -66,7 +67,7 @@ export function SendPage(): ReactNode {
               </select>
             )}
           </Field>
-          {(form.values.channel === 'EMAIL' || form.values.channel === 'IN_APP') && <Field label="Subject" name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
+          {(form.values.channel === 'EMAIL' || form.values.channel === 'IN_APP' || form.values.channel === 'PUSH') && <Field label={form.values.channel === 'PUSH' ? 'Title' : 'Subject'} name="subject" error={form.error}>{(p) => <input {...p} value={form.values.subject} maxLength={998} onChange={(e) => form.set('subject', e.target.value)} />}</Field>}
           {template ? (
             <fieldset>
               <legend>Variables of “{template.name}”</legend>
@@ -98,8 +99,8 @@ export function SendPage(): ReactNode {
         </aside>
       </div>
       {sent && (
-        <Notice kind={sent['status'] === 'REJECTED' || sent['status'] === 'FAILED' ? 'warning' : 'success'}>
-          Message <Badge value={sent['status']} /> to {str(sent['recipient'])}, cost {ghs(sent['cost'])}.{' '}
+        <Notice kind={sent['status'] === 'REJECTED' || sent['status'] === 'FAILED' || sent['localOnly'] === true ? 'warning' : 'success'}>
+          Message <DeliveryBadge log={sent} /> to {str(sent['recipient'])}, cost {ghs(sent['cost'])}.{' '}
           {typeof sent['errorCode'] === 'string' && <>Reason: <code>{sent['errorCode']}</code> {str(sent['errorMessage'], '')}. </>}
           <Link to={`/app/logs/${encodeURIComponent(String(sent['id']))}`}>See its delivery log</Link>
         </Notice>
