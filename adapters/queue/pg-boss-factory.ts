@@ -21,6 +21,9 @@ export const JOB_HEARTBEAT_SECONDS = 15;
 /** How often supervising processes look for such jobs (and expired ones): pg-boss's default is 60 s. */
 export const SUPERVISE_INTERVAL_SECONDS = 10;
 
+/** Supervision passes (expiry, heartbeats, counts) every SUPERVISE_INTERVAL_SECONDS in processes that supervise. */
+const SUPERVISION = { superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS, monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS } as const;
+
 export interface BossOptions {
   /** Run pg-boss maintenance (archiving, scheduling) in this process. Off for API-only processes. */
   supervise: boolean;
@@ -29,11 +32,8 @@ export interface BossOptions {
 
 /**
  * pg-boss on the same database as the ORM: the shared PGlite instance on the embedded default, the
- * same PostgreSQL otherwise. Creates every queue the service uses, with its retry policy.
+ * same PostgreSQL otherwise. Creates every queue the service uses, with its retry policy and job heartbeats.
  */
-/** Supervision passes (expiry, heartbeats, counts) every SUPERVISE_INTERVAL_SECONDS in processes that supervise. */
-const SUPERVISION = { superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS, monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS } as const;
-
 export async function startBoss(database: Database, options: BossOptions): Promise<PgBoss> {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', supervise: options.supervise, schedule: options.schedule, ...SUPERVISION } as never)
