@@ -3,7 +3,7 @@ import type { Database } from './database.ts';
 import { countOf, underLimitLock } from './organization-lock.ts';
 import { sqlRows } from './sql-rows.ts';
 
-/** `inbox_stream_leases` (migration 0045): counted per subscriber under an advisory lock, so every API process sees one count. */
+/** `inbox_stream_leases` (migration 0048): counted per subscriber under an advisory lock, so every API process sees one count. */
 export class SqlInboxStreamLeases implements InboxStreamLeases {
   readonly #database: Database;
   constructor(database: Database) { this.#database = database; }

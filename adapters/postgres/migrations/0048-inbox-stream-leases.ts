@@ -6,7 +6,7 @@ import type { Migration } from './migration.ts';
  * its process, expiring when the process dies.
  */
 export const inboxStreamLeases: Migration = {
-  id: '0045-inbox-stream-leases',
+  id: '0048-inbox-stream-leases',
   statements: [
     `create table inbox_stream_leases (
       id text primary key,
