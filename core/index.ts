@@ -274,6 +274,7 @@ export * from './use-cases/verify/schedule-passcode-fallback.ts';
 export * from './domain/inbox.ts';
 export * from './ports/inbox-repository.ts';
 export * from './ports/inbox-feed.ts';
+export * from './ports/inbox-stream-leases.ts';
 export * from './use-cases/inbox/authenticate-subscriber.ts';
 export * from './use-cases/inbox/get-inbox-feed.ts';
 export * from './use-cases/inbox/mark-inbox-items.ts';

@@ -86,6 +86,14 @@ export class InMemoryConversationRepository implements ConversationRepository {
     this.#state.inboundKeywords.push(copy(k));
   }
 
+  async insertKeywordWithinLimit(k: TenantKeyword, limit: number): Promise<boolean> {
+    // Count and insert without an await between them: atomic in one process.
+    if (this.#state.inboundKeywords.filter((x) => x.organizationId === k.organizationId).length >= limit) return false;
+    if (this.#state.inboundKeywords.some((x) => x.organizationId === k.organizationId && x.keyword === k.keyword)) throw new AppError('CONFLICT', 'keyword already exists');
+    this.#state.inboundKeywords.push(copy(k));
+    return true;
+  }
+
   async deleteKeyword(organizationId: string, id: string): Promise<boolean> {
     const i = this.#state.inboundKeywords.findIndex((k) => k.organizationId === organizationId && k.id === id);
     if (i < 0) return false;

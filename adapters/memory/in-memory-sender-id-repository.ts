@@ -12,6 +12,14 @@ export class InMemorySenderIdRepository implements SenderIdRepository {
     this.#state.senderIds.set(senderId.id, copy(senderId));
   }
 
+  async insertWithinLimit(senderId: SenderId, limit: number): Promise<boolean> {
+    // Count and insert without an await between them: atomic in one process.
+    if ([...this.#state.senderIds.values()].filter((s) => s.organizationId === senderId.organizationId).length >= limit) return false;
+    if ([...this.#state.senderIds.values()].some((x) => x.organizationId === senderId.organizationId && sameSenderName(x.name, senderId.name))) throw new AppError('CONFLICT', 'sender ID already exists');
+    this.#state.senderIds.set(senderId.id, copy(senderId));
+    return true;
+  }
+
   async findById(organizationId: string, id: string): Promise<SenderId | null> {
     const s = this.#state.senderIds.get(id);
     return s && s.organizationId === organizationId ? copy(s) : null;

@@ -9,6 +9,15 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
 
   async insert(endpoint: WebhookEndpoint): Promise<void> { this.#state.webhookEndpoints.set(endpoint.id, copy(endpoint)); }
 
+  async writeWithinLimit(endpoint: WebhookEndpoint, mode: 'insert' | 'save', limit: number): Promise<'WRITTEN' | 'LIMIT' | 'NOT_FOUND'> {
+    // Count and write without an await between them: atomic in one process.
+    const others = [...this.#state.webhookEndpoints.values()].filter((e) => e.organizationId === endpoint.organizationId && e.isActive && e.id !== endpoint.id).length;
+    if (endpoint.isActive && others >= limit) return 'LIMIT';
+    if (mode === 'save' && this.#state.webhookEndpoints.get(endpoint.id)?.organizationId !== endpoint.organizationId) return 'NOT_FOUND';
+    this.#state.webhookEndpoints.set(endpoint.id, copy(endpoint));
+    return 'WRITTEN';
+  }
+
   async find(organizationId: string, id: string): Promise<WebhookEndpoint | null> {
     const hit = this.#state.webhookEndpoints.get(id);
     return hit && hit.organizationId === organizationId ? copy(hit) : null;

@@ -40,3 +40,4 @@ export * from './in-memory-conversation-repository.ts';
 export * from './in-memory-inbound-number-repository.ts';
 export * from './in-memory-inbox-repository.ts';
 export * from './in-memory-inbox-feed.ts';
+export * from './in-memory-inbox-stream-leases.ts';

@@ -4,6 +4,7 @@ import type { KeywordAction, TenantKeyword } from '../../core/domain/inbound-key
 import type { ConversationListQuery, ConversationRepository } from '../../core/ports/conversation-repository.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
+import { countOf, underLimitLock } from './organization-lock.ts';
 
 interface Row {
   id: string; organization_id: string; contact_id: string; channel: InboundChannel; address: string; last_inbound_to: string;
@@ -117,6 +118,14 @@ export class SqlConversationRepository implements ConversationRepository {
   async insertKeyword(k: TenantKeyword): Promise<void> {
     await translateUniqueViolation('keyword', () => sqlRows(this.#em, `insert into inbound_keywords (id, organization_id, keyword, action, reply_text, created_at)
       values ($1, $2, $3, $4, $5, $6)`, [k.id, k.organizationId, k.keyword, k.action, k.replyText, k.createdAt]));
+  }
+
+  async insertKeywordWithinLimit(k: TenantKeyword, limit: number): Promise<boolean> {
+    return underLimitLock(this.#em, 'inbound-keywords', k.organizationId, async (em) => {
+      if (await countOf(em, 'select count(*) as n from inbound_keywords where organization_id = $1', [k.organizationId]) >= limit) return false;
+      await new SqlConversationRepository(em).insertKeyword(k);
+      return true;
+    });
   }
 
   async deleteKeyword(organizationId: string, id: string): Promise<boolean> {

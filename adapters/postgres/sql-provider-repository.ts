@@ -3,7 +3,9 @@ import type { ProviderConfig, ProviderHealthCheck } from '../../core/domain/prov
 import type { CredentialCipher } from '../../core/ports/credential-cipher.ts';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
 import type { PlatformProviderFields, ProviderFields, ProviderRepository, ProviderWithCredentials } from '../../core/ports/provider-repository.ts';
+import type { EntityManager } from '@mikro-orm/sql';
 import { translateUniqueViolation } from './db-errors.ts';
+import { countOf, underLimitLock } from './organization-lock.ts';
 import type { Database } from './database.ts';
 
 interface ProviderRow {
@@ -74,14 +76,21 @@ export class SqlProviderRepository implements ProviderRepository {
     return row ? this.#withCredentials(row) : null;
   }
 
-  async create(config: ProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig> {
+  async create(config: ProviderFields, credentials: Record<string, string> | null, now: Date, em: EntityManager = this.#database.em()): Promise<ProviderConfig> {
     const encrypted = credentials ? this.#cipher.encrypt(JSON.stringify(credentials)) : null;
-    const [row] = await translateUniqueViolation('provider name', () => this.#rows(
+    const [row] = await translateUniqueViolation('provider name', () => em.execute<ProviderRow[]>(
       `insert into providers (id, name, vendor, channel, priority, active, settings, countries, credentials_encrypted, organization_id, platform_fallback, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?) returning *`,
       [this.#ids.next(), config.name, config.vendor, config.channel, config.priority, config.active, JSON.stringify(config.settings),
         JSON.stringify(config.countries.map((c) => c.toUpperCase())), encrypted, config.organizationId, config.platformFallback, now, now]));
     return toConfig(row!);
+  }
+
+  async createOwned(config: ProviderFields & { organizationId: string }, credentials: Record<string, string> | null, now: Date, limit: number): Promise<ProviderConfig | null> {
+    return underLimitLock(this.#database.em(), 'vendor-accounts', config.organizationId, async (em) => {
+      if (await countOf(em, 'select count(*) as n from providers where organization_id = $1', [config.organizationId]) >= limit) return null;
+      return this.create(config, credentials, now, em);
+    });
   }
 
   async update(id: string, changes: Partial<ProviderFields>, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig | null> {

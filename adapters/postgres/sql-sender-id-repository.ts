@@ -3,6 +3,7 @@ import type { SenderId, SenderIdNetwork, SenderIdStatus } from '../../core/domai
 import { senderIdKey, type SenderIdRepository } from '../../core/ports/sender-id-repository.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 import { sqlRows } from './sql-rows.ts';
+import { countOf, underLimitLock } from './organization-lock.ts';
 
 interface Row {
   id: string; organization_id: string; name: string; purpose: string; sample_message: string; networks: SenderIdNetwork[] | string;
@@ -19,6 +20,14 @@ export class SqlSenderIdRepository implements SenderIdRepository {
       (id, organization_id, name, purpose, sample_message, networks, status, approval_id, review_comment, created_at, updated_at)
       values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11)`,
     [s.id, s.organizationId, s.name, s.purpose, s.sampleMessage, JSON.stringify(s.networks), s.status, s.approvalId, s.reviewComment, s.createdAt, s.updatedAt]));
+  }
+
+  async insertWithinLimit(s: SenderId, limit: number): Promise<boolean> {
+    return underLimitLock(this.#em, 'sender-ids', s.organizationId, async (em) => {
+      if (await countOf(em, 'select count(*) as n from sender_ids where organization_id = $1', [s.organizationId]) >= limit) return false;
+      await new SqlSenderIdRepository(em).insert(s);
+      return true;
+    });
   }
 
   async findById(organizationId: string, id: string): Promise<SenderId | null> {

@@ -3,6 +3,7 @@ import type { OutboundEventKind } from '../../core/domain/outbound-event.ts';
 import type { WebhookEndpoint } from '../../core/domain/webhook.ts';
 import type { WebhookEndpointRepository } from '../../core/ports/webhook-endpoint-repository.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
+import { countOf, underLimitLock } from './organization-lock.ts';
 
 interface Row {
   id: string; organization_id: string; url: string; events: OutboundEventKind[] | string; is_active: boolean; secret_ciphertext: string;
@@ -24,6 +25,17 @@ const SUBSCRIBED = `organization_id = $1 and is_active and (events = '[]'::jsonb
 export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
   readonly #em: EntityManager;
   constructor(em: EntityManager) { this.#em = em; }
+
+  async writeWithinLimit(e: WebhookEndpoint, mode: 'insert' | 'save', limit: number): Promise<'WRITTEN' | 'LIMIT' | 'NOT_FOUND'> {
+    return underLimitLock(this.#em, 'webhook-endpoints', e.organizationId, async (em) => {
+      const others = await countOf(em, 'select count(*) as n from webhook_endpoints where organization_id = $1 and is_active and id <> $2', [e.organizationId, e.id]);
+      if (e.isActive && others >= limit) return 'LIMIT';
+      const repository = new SqlWebhookEndpointRepository(em);
+      if (mode === 'save') return (await repository.save(e)) ? 'WRITTEN' : 'NOT_FOUND';
+      await repository.insert(e);
+      return 'WRITTEN';
+    });
+  }
 
   async insert(e: WebhookEndpoint): Promise<void> {
     await sqlRows(this.#em, `insert into webhook_endpoints (id, organization_id, url, events, is_active, secret_ciphertext, previous_secret_ciphertext,

@@ -52,5 +52,11 @@ export interface ConversationRepository {
   listKeywords(organizationId: string): Promise<TenantKeyword[]>;
   /** Unique per organization and keyword: a clash throws CONFLICT. */
   insertKeyword(keyword: TenantKeyword): Promise<void>;
+  /**
+   * `insertKeyword`, unless the organization holds `limit` keywords already: false then, nothing written.
+   * Counted one request at a time per organization (a lock held to the end of the transaction), so
+   * concurrent requests in any number of processes never pass the limit.
+   */
+  insertKeywordWithinLimit(keyword: TenantKeyword, limit: number): Promise<boolean>;
   deleteKeyword(organizationId: string, id: string): Promise<boolean>;
 }

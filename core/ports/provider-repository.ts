@@ -35,6 +35,12 @@ export interface ProviderRepository {
   /** Inserts a new provider; a name its owner already uses is AppError CONFLICT. */
   create(config: ProviderFields, credentials: Record<string, string> | null, now: Date): Promise<ProviderConfig>;
   /**
+   * `create` for an organization's own account, unless that organization holds `limit` accounts
+   * already: null then, nothing written. Counted one request at a time per organization (a lock held
+   * to the end of the transaction), so concurrent requests in any number of processes never pass it.
+   */
+  createOwned(config: ProviderFields & { organizationId: string }, credentials: Record<string, string> | null, now: Date, limit: number): Promise<ProviderConfig | null>;
+  /**
    * Changes the given fields of one provider; `credentials` replace the stored ones when given (the
    * old ones are gone: rotation). Null when it does not exist.
    */

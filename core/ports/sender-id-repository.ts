@@ -4,6 +4,12 @@ import type { SenderId, SenderIdStatus } from '../domain/sender-id.ts';
 export interface SenderIdRepository {
   /** A name the organization already has (any case) is AppError CONFLICT. */
   insert(senderId: SenderId): Promise<void>;
+  /**
+   * `insert`, unless the organization holds `limit` sender IDs already: false then, nothing written.
+   * Counted where the data is, one request at a time per organization (a lock held to the end of the
+   * transaction), so concurrent requests in any number of processes never pass the limit.
+   */
+  insertWithinLimit(senderId: SenderId, limit: number): Promise<boolean>;
   findById(organizationId: string, id: string): Promise<SenderId | null>;
   /** By name, without regard to case. */
   findByName(organizationId: string, name: string): Promise<SenderId | null>;

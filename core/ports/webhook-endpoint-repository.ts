@@ -7,6 +7,14 @@ import type { WebhookEndpoint } from '../domain/webhook.ts';
  */
 export interface WebhookEndpointRepository {
   insert(endpoint: WebhookEndpoint): Promise<void>;
+  /**
+   * `insert` (or `save`, for an endpoint that exists: re-activation), unless the endpoint is active and
+   * the organization holds `limit` other active endpoints already: LIMIT then, nothing written (and
+   * NOT_FOUND for a `save` of an endpoint the organization does not have). Counted one request at a
+   * time per organization (a lock held to the end of the transaction), so concurrent requests in any
+   * number of processes never pass the limit.
+   */
+  writeWithinLimit(endpoint: WebhookEndpoint, mode: 'insert' | 'save', limit: number): Promise<'WRITTEN' | 'LIMIT' | 'NOT_FOUND'>;
   find(organizationId: string, id: string): Promise<WebhookEndpoint | null>;
   /** The endpoints named by `keys`, each within the organization its key names, in one statement; repeated keys add nothing. Any order. */
   findMany(keys: ReadonlyArray<{ organizationId: string; id: string }>): Promise<WebhookEndpoint[]>;

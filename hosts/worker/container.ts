@@ -44,7 +44,7 @@ export const WORKER = {
 } as const;
 
 /** How often each worker process frees the claims of deliveries whose process died (RecoverAbandonedDeliveries). */
-const RECOVERY_SWEEP_MS = 10_000;
+const RECOVERY_SWEEP_MS = 5_000;
 /** How often each worker process expires and announces verifications past their expiry (ExpireVerifications). */
 const VERIFY_EXPIRY_SWEEP_MS = 30_000;
 /** How often each worker process releases due SCHEDULED messages and starts due campaigns (docs/scheduling.md). */

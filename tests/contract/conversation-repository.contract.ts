@@ -93,6 +93,17 @@ export function describeConversationRepositoryContract(name: string, makeStorage
       expect(await storage.conversations.deleteKeyword(org, k.id)).to.equal(true);
     });
 
+    it('never passes the keyword limit under concurrent inserts: of 30 at once exactly the limit land', async () => {
+      const [org, other] = [await seedOrg(), await seedOrg()];
+      const k = (organizationId: string, keyword: string) => ({ id: uniqueId('kw'), organizationId, keyword, action: 'AUTO_REPLY' as const, replyText: 'hi', createdAt: at(0) });
+      const landed = await Promise.all(Array.from({ length: 30 }, (_, i) => storage.conversations.insertKeywordWithinLimit(k(org, `RACE${i}`), 10)));
+      expect(landed.filter(Boolean)).to.have.length(10);
+      expect(await storage.conversations.listKeywords(org)).to.have.length(10);
+      expect(await storage.conversations.insertKeywordWithinLimit(k(other, 'RACE1'), 1)).to.equal(true);
+      expect(await storage.conversations.insertKeywordWithinLimit(k(other, 'RACE2'), 1)).to.equal(false);
+      expect((await rejection(storage.conversations.insertKeywordWithinLimit(k(other, 'RACE1'), 5))).code).to.equal('CONFLICT');
+    });
+
     it('assigns a receiving address to one organization per channel', async () => {
       const org = await seedOrg();
       const address = uniqueId('pnid').replace(/[^A-Za-z0-9]/g, '');

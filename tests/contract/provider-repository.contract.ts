@@ -11,12 +11,23 @@ const fields = (name: string, overrides: Partial<ProviderFields> = {}): Provider
  * providers table is shared with the run's other suites: providers here are inactive, on a country
  * no route uses, and deleted at the end.
  */
-export function describeProviderRepositoryContract(name: string, make: () => Promise<ProviderRepository>): void {
+export function describeProviderRepositoryContract(name: string, make: () => Promise<ProviderRepository>, seedOrganization: () => Promise<string>): void {
   describe(`ProviderRepository contract: ${name}`, () => {
     let repo: ProviderRepository;
     const made: string[] = [];
     before(async () => { repo = await make(); });
     after(async () => { for (const id of made) await repo.delete(id); });
+
+    it('never passes an organization\'s account limit: of 30 concurrent creates exactly the limit land, the rest answer null', async () => {
+      const [org, other] = [await seedOrganization(), await seedOrganization()];
+      const own = (organizationId: string) => ({ ...fields(uniqueId('own').toLowerCase()), organizationId });
+      const created = await Promise.all(Array.from({ length: 30 }, () => repo.createOwned(own(org), { apiKey: 'k' }, at(1), 10)));
+      expect(created.filter((c) => c !== null)).to.have.length(10);
+      expect(await repo.listOwned(org)).to.have.length(10);
+      expect(await repo.createOwned(own(other), null, at(1), 1)).to.not.equal(null); // another organization's count is its own
+      expect(await repo.createOwned(own(other), null, at(1), 1)).to.equal(null);
+      for (const p of [...await repo.listOwned(org), ...await repo.listOwned(other)]) made.push(p.id);
+    });
 
     it('creates a provider with encrypted credentials, answers hasCredentials only, and decrypts them for the runtime', async () => {
       const created = await repo.create(fields(uniqueId('p').toLowerCase()), { apiKey: 'secret-1' }, at(1));

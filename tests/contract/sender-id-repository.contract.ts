@@ -29,6 +29,17 @@ export function describeSenderIdRepositoryContract(name: string, makeStorage: ()
       expect(await storage.senderIds.countByOrganization(org)).to.equal(1);
     });
 
+    it('never passes a limit under concurrent inserts: of 30 at once exactly the limit land, the rest answer false', async () => {
+      const [org, other] = [await seedOrg(), await seedOrg()];
+      await storage.senderIds.insert(aSenderId(other, 'Elsewhere'));
+      const landed = await Promise.all(Array.from({ length: 30 }, (_, i) => storage.senderIds.insertWithinLimit(aSenderId(org, `Race${i}`), 10)));
+      expect(landed.filter(Boolean)).to.have.length(10);
+      expect(await storage.senderIds.countByOrganization(org)).to.equal(10);
+      expect(await storage.senderIds.insertWithinLimit(aSenderId(other, 'Second'), 2)).to.equal(true); // another organization's count is its own
+      expect(await storage.senderIds.insertWithinLimit(aSenderId(other, 'Third'), 2)).to.equal(false);
+      expect((await rejection(storage.senderIds.insertWithinLimit(aSenderId(other, 'ELSEWHERE'), 5))).code).to.equal('CONFLICT');
+    });
+
     it('answers several (organization, name) pairs at once, keyed by senderIdKey, never crossing organizations', async () => {
       const [org, other] = [await seedOrg(), await seedOrg()];
       await storage.senderIds.insert(aSenderId(org, 'Alpha'));

@@ -23,6 +23,20 @@ export function describeWebhookRepositoriesContract(name: string, makeStorage: (
     let storage: Storage;
     before(async () => { storage = await makeStorage(); });
 
+    it('never passes the active endpoints limit: of 30 concurrent inserts exactly the limit land; inactive ones and re-activations count right', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const written = await Promise.all(Array.from({ length: 30 }, () => storage.webhookEndpoints.writeWithinLimit(anEndpoint(a.id), 'insert', 10)));
+      expect(written.filter((w) => w === 'WRITTEN')).to.have.length(10);
+      expect(written.filter((w) => w === 'LIMIT')).to.have.length(20);
+      expect(await storage.webhookEndpoints.list(a.id, 100)).to.have.length(10);
+      const dormant = anEndpoint(a.id, { isActive: false });
+      expect(await storage.webhookEndpoints.writeWithinLimit(dormant, 'insert', 10)).to.equal('WRITTEN'); // an inactive one does not count
+      expect(await storage.webhookEndpoints.writeWithinLimit({ ...dormant, isActive: true }, 'save', 10)).to.equal('LIMIT');
+      expect(await storage.webhookEndpoints.writeWithinLimit({ ...dormant, isActive: true }, 'save', 11)).to.equal('WRITTEN');
+      expect(await storage.webhookEndpoints.writeWithinLimit({ ...dormant, organizationId: b.id }, 'save', 11)).to.equal('NOT_FOUND');
+      expect(await storage.webhookEndpoints.writeWithinLimit(anEndpoint(b.id), 'insert', 1)).to.equal('WRITTEN');
+    });
+
     it('stores endpoints per organization, lists newest first and saves changes only within the organization', async () => {
       const a = await seedOrganization(storage); const b = await seedOrganization(storage);
       const older = anEndpoint(a.id, { events: ['contact.opted_out', 'campaign.completed'] });

@@ -258,6 +258,33 @@ describe('HTTP: in-app inbox (IN_APP)', function () {
       expect(fourth.status).to.equal(429);
       expect(JSON.parse(fourth.body).error.code).to.equal('RATE_LIMITED');
     });
+
+    it('holds the per-subscriber limit for 100 streams opened at once, and across API processes (leases counted in the database)', async () => {
+      const subscriber = `burst-${randomUUID()}`;
+      const opened = await Promise.all(Array.from({ length: 100 }, () => openStream(inbox, subscriber)));
+      expect(opened.filter((s) => s.status === 200)).to.have.length(3);
+      expect(opened.filter((s) => s.status === 429 && JSON.parse(s.body).error.code === 'RATE_LIMITED')).to.have.length(97);
+      const second = await startTestApp({ providers, config: { inboxStreamsPerSubscriber: 3 } }); // another API process on the same database
+      try {
+        const there = async () => {
+          const q = new URLSearchParams({ appId: inbox.appId, subscriberId: subscriber, subscriberHash: hmac(inbox.secret, subscriber) });
+          const stream = await SseClient.open(`${second.url}/inbox/v1/stream?${q}`);
+          streams.push(stream);
+          return stream;
+        };
+        expect((await there()).status).to.equal(429);
+        opened.find((s) => s.status === 200)!.close(); // a tab closes in the first process: its slot is free in every process
+        let reopened = await there();
+        for (let i = 0; i < 50 && reopened.status !== 200; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          reopened = await there();
+        }
+        expect(reopened.status).to.equal(200);
+        expect((await there()).status).to.equal(429);
+      } finally {
+        await second.close();
+      }
+    });
   });
 
   describe('events: IN_APP first, SMS if unread', () => {

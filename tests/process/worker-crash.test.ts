@@ -6,9 +6,13 @@ import { expect } from 'chai';
 import { openDatabase, type Database } from '../../adapters/postgres/database.ts';
 import { dedicatedDatabase, freePort, startProcess, until, untilHealthy, type StartedProcess } from '../support/processes.ts';
 
-const MESSAGES = 20;
+/** Messages at the vendor when the worker is killed (claimed, leased), and as many fetched by it but not yet claimed. */
+const IN_FLIGHT = 10;
+const UNCLAIMED = 10;
+const MESSAGES = IN_FLIGHT + UNCLAIMED;
 const VENDOR_HOLD_MS = 3_000;
-
+/** The bar of issue 28: every run recovers in less than this (docs/operations.md, "Crash recovery"). */
+const RECOVERY_BAR_MS = 60_000;
 
 describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', function () {
   this.timeout(180_000);
@@ -26,7 +30,14 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
     await database?.drop();
   });
 
-  it('has every message of the batch in flight taken over and delivered within 60 s, each accepted by the vendor exactly once', async () => {
+  /**
+   * Mid-drain means two kinds of work die with the process: sends at the vendor (their messages claimed
+   * under a lease) and jobs fetched whose messages were not claimed yet (their pg-boss jobs `active`,
+   * the messages QUEUED). The second kind waited for pg-boss's expiry (5 minutes) before the job
+   * heartbeats (adapters/queue/pg-boss-factory.ts); the test holds those claims with row locks so the
+   * kill lands exactly there.
+   */
+  it('has every message in flight or fetched by the killed worker delivered by a new one within 60 s, each accepted by the vendor exactly once', async () => {
     const vendor = await startCountingArkesel(VENDOR_HOLD_MS);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-crash-'));
     const providersFile = await arkeselProvidersFile(dir, 'crash-arkesel', vendor.url);
@@ -34,6 +45,9 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
     const env = { DATABASE_URL: url, DATA_DIR: dir, PROVIDERS_FILE: providersFile, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
     const first = startProcess('hosts/main.ts', env);
     let second: StartedProcess | null = null;
+    db = await openDatabase({ databaseUrl: url, poolSize: 2 });
+    let releaseLocks = () => undefined as void;
+    let holding: Promise<void> = Promise.resolve();
     try {
       await untilHealthy(first, port);
       const call = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -42,32 +56,57 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
       };
       // A new organization sends on its trial credit (GHS 5 covers the 20 SMS).
       const registered = await call('/auth/register', { email: `crash-${port}@example.com`, password: 'a-good-passphrase', firstName: 'K', lastName: 'Mensah', organizationName: 'Crash Ltd' });
-      const auth = { authorization: `Bearer ${registered.token}`, 'x-organization-id': registered.organizations[0].id };
+      const organizationId = registered.organizations[0].id as string;
+      const auth = { authorization: `Bearer ${registered.token}`, 'x-organization-id': organizationId };
       const key = (await call('/api-keys', { name: 'Live', isSandbox: false }, auth)).key as string;
       const recipients = Array.from({ length: MESSAGES }, (_, i) => `+23324${String(7_000_000 + i).padStart(7, '0')}`);
-      await call('/messages/bulk', { async: true, idempotencyKey: 'crash-batch', messages: recipients.map((to) => ({ channel: 'SMS', to, body: 'Delivered exactly once' })) }, { 'x-api-key': key });
+      const bulk = (to: string[], idempotencyKey: string) => call('/messages/bulk', { async: true, idempotencyKey, messages: to.map((r) => ({ channel: 'SMS', to: r, body: 'Delivered exactly once' })) }, { 'x-api-key': key });
 
-      await until(() => vendor.state.inFlight >= MESSAGES / 2, 30_000, 'sends in flight at the vendor');
+      vendor.hold(); // the first sends stay at the vendor until the process is gone
+      await bulk(recipients.slice(0, IN_FLIGHT), 'crash-in-flight');
+      await until(() => vendor.state.inFlight >= IN_FLIGHT, 30_000, 'sends in flight at the vendor');
+      const unclaimed = (await bulk(recipients.slice(IN_FLIGHT), 'crash-unclaimed') as Array<{ id: string }>).map((m) => m.id);
+      // The worker's claim of these waits on row locks held by the test.
+      const released = new Promise<void>((resolve) => { releaseLocks = resolve; });
+      await new Promise<void>((locked, failed) => {
+        holding = db.em().transactional(async (em) => {
+          await em.execute(`select id from messages where id in (${unclaimed.map(() => '?').join(', ')}) for update`, unclaimed);
+          locked();
+          await released;
+        }).catch(failed);
+      });
+      const activeJobs = async () => Number((await db.em().execute<{ n: string }[]>(`select count(*) as n from pgboss.job where name = 'notification-send' and state = 'active'`))[0]?.n);
+      await until(async () => (await activeJobs()) >= MESSAGES, 30_000, 'every job fetched by the first process');
+      const [queued] = await db.em().execute<{ n: string }[]>(`select count(*) as n from messages where id in (?) and status = 'QUEUED'`, [unclaimed]);
+      expect(Number(queued?.n), 'messages fetched but not claimed when the process dies').to.equal(UNCLAIMED);
+
       first.child.kill('SIGKILL');
       const killedAt = Date.now();
       await first.exited;
+      // Its connection's claim statement dies with it (as if the kill had come before the claim was sent).
+      await db.em().execute(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+      releaseLocks();
+      await holding;
+      vendor.release(); // answers to the dead process's connections count for nothing
       second = startProcess('hosts/worker/main.ts', env);
 
-      db = await openDatabase({ databaseUrl: url, poolSize: 1 });
       const statuses = async () => Object.fromEntries((await db.em().execute<{ status: string; n: string }[]>(
-        'select status, count(*) as n from messages where organization_id = ? group by status', [registered.organizations[0].id])).map((r) => [r.status, Number(r.n)]));
-      await until(async () => (await statuses())['SENT'] === MESSAGES, 90_000, 'every message SENT');
+        'select status, count(*) as n from messages where organization_id = ? group by status', [organizationId])).map((r) => [r.status, Number(r.n)]));
+      await until(async () => (await statuses())['SENT'] === MESSAGES, 120_000, 'every message SENT');
       const recoveredInMs = Date.now() - killedAt;
+      console.log(`      recovered in ${recoveredInMs} ms`);
 
-      expect(recoveredInMs, `recovered in ${recoveredInMs} ms`).to.be.below(60_000);
+      expect(recoveredInMs, `recovered in ${recoveredInMs} ms`).to.be.below(RECOVERY_BAR_MS);
       expect(await statuses()).to.deep.equal({ SENT: MESSAGES });
       expect(recipients.map((r) => vendor.state.accepted.get(r.replace(/\D/g, '')) ?? 0)).to.deep.equal(Array(MESSAGES).fill(1));
       expect(vendor.state.received).to.be.above(MESSAGES); // the cut-off sends were submitted again
       const [ledger] = await db.em().execute<{ debits: string; charged: string }[]>(
         `select (select -sum(amount) from ledger_entries where organization_id = ? and kind = 'DEBIT') as debits,
-                (select sum(cost) from messages where organization_id = ?) as charged`, [registered.organizations[0].id, registered.organizations[0].id]);
+                (select sum(cost) from messages where organization_id = ?) as charged`, [organizationId, organizationId]);
       expect(Number(ledger?.debits)).to.equal(Number(ledger?.charged)).and.to.equal(MESSAGES * 3);
     } finally {
+      releaseLocks();
+      await holding.catch(() => undefined);
       first.child.kill('SIGKILL');
       second?.child.kill('SIGTERM');
       if (second) await second.exited;

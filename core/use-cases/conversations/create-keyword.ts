@@ -28,16 +28,15 @@ export class CreateKeyword {
       throw new AppError('VALIDATION_ERROR', `${input.keyword} is a built-in ${builtIn} keyword`, { fieldErrors: { action: [`must be ${builtIn} for the built-in keyword ${input.keyword}`] }, formErrors: [] });
     }
     const { storage, ids, clock } = this.#deps;
-    if ((await storage.conversations.listKeywords(scope.organizationId)).length >= TENANT_KEYWORDS_MAX) {
-      throw new AppError('LIMIT_REACHED', `At most ${TENANT_KEYWORDS_MAX} keywords per organization`, { limit: TENANT_KEYWORDS_MAX });
-    }
     const keyword = { id: ids.next(), organizationId: scope.organizationId, keyword: input.keyword, action: input.action, replyText: input.replyText ?? null, createdAt: clock.now() };
+    let inserted: boolean;
     try {
-      await storage.conversations.insertKeyword(keyword);
+      inserted = await storage.conversations.insertKeywordWithinLimit(keyword, TENANT_KEYWORDS_MAX);
     } catch (error) {
       if (isAppError(error) && error.code === 'CONFLICT') throw new AppError('CONFLICT', `The keyword ${input.keyword} exists already`, { keyword: input.keyword });
       throw error;
     }
+    if (!inserted) throw new AppError('LIMIT_REACHED', `At most ${TENANT_KEYWORDS_MAX} keywords per organization`, { limit: TENANT_KEYWORDS_MAX });
     return tenantKeywordView(keyword);
   }
 }

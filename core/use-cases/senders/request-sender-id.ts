@@ -40,9 +40,6 @@ export class RequestSenderId {
       if (existing && existing.status !== 'REJECTED') {
         throw new AppError('SENDER_ID_EXISTS', `The sender ID ${existing.name} is already ${existing.status.toLowerCase()}`, { senderIdId: existing.id, status: existing.status });
       }
-      if (!existing && await tx.senderIds.countByOrganization(scope.organizationId) >= MAX_SENDER_IDS) {
-        throw new AppError('LIMIT_REACHED', `An organization may hold at most ${MAX_SENDER_IDS} sender IDs; delete one first`, { limit: MAX_SENDER_IDS });
-      }
       const id = existing?.id ?? ids.next();
       const approvalId = ids.next();
       const details = { purpose: input.purpose, sampleMessage: input.sampleMessage, networks: input.networks };
@@ -58,7 +55,9 @@ export class RequestSenderId {
         senderId = {
           id, organizationId: scope.organizationId, name: input.name, ...details, status: 'PENDING', approvalId, reviewComment: null, createdAt: now, updatedAt: now,
         };
-        await tx.senderIds.insert(senderId);
+        if (!await tx.senderIds.insertWithinLimit(senderId, MAX_SENDER_IDS)) {
+          throw new AppError('LIMIT_REACHED', `An organization may hold at most ${MAX_SENDER_IDS} sender IDs; delete one first`, { limit: MAX_SENDER_IDS });
+        }
       }
       await tx.auditLog.record({
         id: ids.next(), actorUserId: scope.userId, impersonatorUserId: null, organizationId: scope.organizationId,

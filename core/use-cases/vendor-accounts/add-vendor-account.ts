@@ -31,17 +31,20 @@ export class AddVendorAccount {
   async execute(scope: MemberScope, raw: unknown) {
     const input = parseInput(AddVendorAccountInput, raw);
     const channel = tenantVendorChannel(input.vendor);
-    if ((await this.#deps.providers.listOwned(scope.organizationId)).length >= MAX_VENDOR_ACCOUNTS) {
-      throw new AppError('LIMIT_REACHED', `An organization may hold at most ${MAX_VENDOR_ACCOUNTS} vendor accounts`, { limit: MAX_VENDOR_ACCOUNTS });
-    }
+    if ((await this.#deps.providers.listOwned(scope.organizationId)).length >= MAX_VENDOR_ACCOUNTS) throw limitReached();
     const fields = {
       name: input.name, vendor: input.vendor, channel, priority: input.priority, active: input.active, countries: [...new Set(input.countries)],
       settings: input.settings, organizationId: scope.organizationId, platformFallback: input.platformFallback,
     };
     checkAccountBuildable(this.#deps, fields, input.credentials, null);
-    const created = await this.#deps.providers.create(fields, input.credentials, this.#deps.clock.now());
+    const created = await this.#deps.providers.createOwned(fields, input.credentials, this.#deps.clock.now(), MAX_VENDOR_ACCOUNTS);
+    if (!created) throw limitReached(); // the early count above is only the common case: this one holds under concurrency
     await auditAccountChange(this.#deps, scope, 'vendor-account.create', created, { credentials: Object.keys(input.credentials) });
     await this.#deps.onChanged?.();
     return vendorAccountView(created, null);
   }
+}
+
+function limitReached(): AppError {
+  return new AppError('LIMIT_REACHED', `An organization may hold at most ${MAX_VENDOR_ACCOUNTS} vendor accounts`, { limit: MAX_VENDOR_ACCOUNTS });
 }

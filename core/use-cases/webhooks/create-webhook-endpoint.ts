@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import { MAX_WEBHOOK_ENDPOINTS, webhookEndpointView, type WebhookEndpoint } from '../../domain/webhook.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -9,7 +8,7 @@ import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSender } from '../../ports/webhook-sender.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
-import { checkWebhookTarget, requireUrl, webhookEventsSchema, webhookUrlSchema } from './webhook-input.ts';
+import { checkWebhookTarget, requireUrl, tooManyEndpoints, webhookEventsSchema, webhookUrlSchema } from './webhook-input.ts';
 
 /** Spec "Webhook endpoint": url required (URL_REQUIRED), events optional. */
 export const CreateWebhookEndpointInput = v.object({
@@ -42,11 +41,6 @@ export class CreateWebhookEndpoint {
     const input = parseInput(CreateWebhookEndpointInput, raw);
     const { storage, ids, clock, secrets, cipher, sender } = this.#deps;
     await checkWebhookTarget(sender, input.url);
-    const existing = await storage.webhookEndpoints.list(scope.organizationId, MAX_WEBHOOK_ENDPOINTS + 1);
-    if (existing.filter((e) => e.isActive).length >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new AppError('VALIDATION_ERROR', `An organization may have at most ${MAX_WEBHOOK_ENDPOINTS} active webhook endpoints`,
-        { fieldErrors: {}, formErrors: [`at most ${MAX_WEBHOOK_ENDPOINTS} active webhook endpoints`] });
-    }
     const secret = `whsec_${secrets.randomToken(32)}`;
     const now = clock.now();
     const endpoint: WebhookEndpoint = {
@@ -54,7 +48,7 @@ export class CreateWebhookEndpoint {
       secretCiphertext: cipher.encrypt(secret), previousSecretCiphertext: null, previousSecretExpiresAt: null,
       disabledReason: null, failingSince: null, createdAt: now, updatedAt: now,
     };
-    await storage.webhookEndpoints.insert(endpoint);
+    if (await storage.webhookEndpoints.writeWithinLimit(endpoint, 'insert', MAX_WEBHOOK_ENDPOINTS) === 'LIMIT') throw tooManyEndpoints();
     this.#deps.subscriptions?.invalidate(scope.organizationId);
     return { ...webhookEndpointView(endpoint), secret };
   }

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
-import { webhookEndpointView } from '../../domain/webhook.ts';
+import { MAX_WEBHOOK_ENDPOINTS, webhookEndpointView } from '../../domain/webhook.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSender } from '../../ports/webhook-sender.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
-import { checkWebhookTarget, webhookEventsSchema, webhookUrlSchema } from './webhook-input.ts';
+import { checkWebhookTarget, tooManyEndpoints, webhookEventsSchema, webhookUrlSchema } from './webhook-input.ts';
 
 export const UpdateWebhookEndpointInput = v.object({
   url: v.optional(webhookUrlSchema),
@@ -16,7 +16,8 @@ export const UpdateWebhookEndpointInput = v.object({
 
 /**
  * PATCH /webhook-endpoints/{id}: url (checked like on creation), events, isActive. Re-activating
- * clears the reason the service disabled it and the failing streak. Errors: NOT_FOUND, VALIDATION_ERROR.
+ * clears the reason the service disabled it and the failing streak, and counts against the limit of
+ * MAX_WEBHOOK_ENDPOINTS active endpoints. Errors: NOT_FOUND, VALIDATION_ERROR.
  */
 export class UpdateWebhookEndpoint {
   readonly #deps: { storage: Storage; clock: Clock; sender: WebhookSender; subscriptions?: WebhookSubscriptions };
@@ -33,7 +34,11 @@ export class UpdateWebhookEndpoint {
       ...endpoint, url: input.url ?? endpoint.url, events: input.events ?? endpoint.events, isActive: input.isActive ?? endpoint.isActive,
       ...(reactivated ? { disabledReason: null, failingSince: null } : {}), updatedAt: clock.now(),
     };
-    await storage.webhookEndpoints.save(updated);
+    // Re-activation counts against the active endpoints' limit, like a creation.
+    const written = reactivated ? await storage.webhookEndpoints.writeWithinLimit(updated, 'save', MAX_WEBHOOK_ENDPOINTS)
+      : (await storage.webhookEndpoints.save(updated)) ? 'WRITTEN' : 'NOT_FOUND';
+    if (written === 'LIMIT') throw tooManyEndpoints();
+    if (written === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Webhook endpoint not found');
     this.#deps.subscriptions?.invalidate(scope.organizationId);
     return webhookEndpointView(updated);
   }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AppError, fieldError } from '../../errors.ts';
 import { OUTBOUND_EVENT_KINDS } from '../../domain/outbound-event.ts';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../domain/webhook.ts';
 import type { WebhookSender } from '../../ports/webhook-sender.ts';
 
 export const WEBHOOK_URL_MAX = 2048;
@@ -23,4 +24,10 @@ export function requireUrl(raw: unknown): void {
 export async function checkWebhookTarget(sender: WebhookSender, url: string): Promise<void> {
   const reason = await sender.checkTarget(url);
   if (reason) throw fieldError('url', `cannot receive webhooks: ${reason}`);
+}
+
+/** More than MAX_WEBHOOK_ENDPOINTS active endpoints (creation or re-activation): VALIDATION_ERROR, as documented in docs/webhooks.md. */
+export function tooManyEndpoints(): AppError {
+  return new AppError('VALIDATION_ERROR', `An organization may have at most ${MAX_WEBHOOK_ENDPOINTS} active webhook endpoints`,
+    { fieldErrors: {}, formErrors: [`at most ${MAX_WEBHOOK_ENDPOINTS} active webhook endpoints`] });
 }

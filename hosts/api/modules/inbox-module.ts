@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import { PgliteInboxFeed, PostgresInboxFeed } from '../../../adapters/postgres/pg-inbox-feed.ts';
+import { SqlInboxStreamLeases } from '../../../adapters/postgres/sql-inbox-stream-leases.ts';
 import { AesGcmCredentialCipher } from '../../../adapters/security/aes-gcm-credential-cipher.ts';
 import { AuthenticateSubscriber } from '../../../core/use-cases/inbox/authenticate-subscriber.ts';
 import { GetInboxFeed } from '../../../core/use-cases/inbox/get-inbox-feed.ts';
@@ -15,7 +16,7 @@ export function bindInboxModule(container: Container): void {
   container.bind(API.inboxStreams).toResolvedValue((database, storage, logger, config) => {
     const feed = database.pglite ? new PgliteInboxFeed(database.pglite)
       : new PostgresInboxFeed(config.databaseListenUrl ?? database.databaseUrl!, (error) => logger.warn({ err: error }, 'inbox listen connection lost'));
-    return new InboxStreams(feed, () => storage.inbox, logger, { perSubscriber: config.inboxStreamsPerSubscriber, total: config.inboxStreamsMax });
+    return new InboxStreams(feed, () => storage.inbox, new SqlInboxStreamLeases(database), logger, { perSubscriber: config.inboxStreamsPerSubscriber, total: config.inboxStreamsMax });
   }, [INFRA.database, INFRA.storage, INFRA.logger, INFRA.config]).inSingletonScope();
   container.bind(API.routes).toResolvedValue((storage, secrets, clock, config, streams) => {
     const cipher = new AesGcmCredentialCipher(config.encryptionKey);
