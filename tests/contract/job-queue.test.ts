@@ -14,6 +14,7 @@ describeJobQueueContract('memory (InMemoryJobQueue)', async () => {
     monitor: storage.jobs,
     stored: async (queue, marker) => storage.state.jobs.filter((j) => j.queue === queue && carrying(marker)(j)).map((j) => j.data),
     remove: async (queue, marker) => { storage.state.jobs = storage.state.jobs.filter((j) => j.queue !== queue || !carrying(marker)(j)); },
+    fetch: async (queue, count) => Array.from({ length: count }, () => storage.jobs.fetch(queue, 1)).flat().map((j) => j.data),
   };
 });
 
@@ -27,6 +28,16 @@ for (const kind of await availableDatabaseKinds()) {
       remove: async (queue, marker) => {
         const ids = (await boss.findJobs(queue, { data: { marker } })).map((j) => j.id);
         if (ids.length > 0) await boss.deleteJob(queue, ids);
+      },
+      fetch: async (queue, count) => {
+        const taken: Array<Record<string, unknown>> = [];
+        for (let i = 0; i < count; i++) {
+          const [job] = await boss.fetch<Record<string, unknown>>(queue, { batchSize: 1 });
+          if (!job) break;
+          await boss.deleteJob(queue, job.id);
+          taken.push(job.data);
+        }
+        return taken;
       },
     };
   });

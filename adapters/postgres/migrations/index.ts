@@ -27,6 +27,7 @@ import { deliveryLogStatements } from './0041-delivery-log-statements.ts';
 import { deliveryLogMonthCounts } from './0042-delivery-log-month-counts.ts';
 import { detachBeforeDrop } from './0043-detach-before-drop.ts';
 import { sparseDeliveryLogPages } from './0044-sparse-delivery-log-pages.ts';
+import { deliveryFairTags } from './0045-delivery-fair-tags.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages, deliveryFairTags];

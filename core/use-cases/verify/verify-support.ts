@@ -67,7 +67,7 @@ export async function ownVerification(storage: Pick<Repositories, 'verifications
 /** Schedules the fallback check of a multi-channel verification after `fallbackAfterSeconds`. */
 export async function scheduleFallback(storage: Pick<Repositories, 'jobs'>, v: Pick<Verification, 'id' | 'organizationId' | 'channels' | 'channelIndex' | 'fallbackAfterSeconds'>, sendAttempts: number): Promise<void> {
   if (v.channelIndex + 1 >= v.channels.length) return;
-  await storage.jobs.enqueue(QUEUES.verifyFallback, { organizationId: v.organizationId, verificationId: v.id, sendAttempts }, { startAfterSeconds: v.fallbackAfterSeconds });
+  await storage.jobs.enqueue(QUEUES.verifyFallback, { organizationId: v.organizationId, verificationId: v.id, sendAttempts }, { startAfterSeconds: v.fallbackAfterSeconds, lane: 'OTP', tenant: v.organizationId });
 }
 
 /** The delivery statuses of a verification's messages, for its view. */
