@@ -112,6 +112,7 @@ export * from './use-cases/providers/get-provider.ts';
 export * from './use-cases/providers/list-providers.ts';
 export * from './use-cases/providers/get-provider-metrics.ts';
 export * from './use-cases/system/check-health.ts';
+export * from './use-cases/system/get-delivery-backlog.ts';
 export * from './use-cases/templates/create-template.ts';
 export * from './use-cases/templates/get-template.ts';
 export * from './use-cases/templates/list-templates.ts';
