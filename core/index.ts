@@ -11,6 +11,7 @@ export * from './domain/approval.ts';
 export * from './domain/canonical-json.ts';
 export * from './domain/channel.ts';
 export * from './domain/circuit-breaker.ts';
+export * from './domain/delivery-lane.ts';
 export * from './domain/compliance.ts';
 export * from './domain/contact.ts';
 export * from './domain/outbound-event.ts';
