@@ -63,7 +63,7 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
     if (options.startAfterSeconds) return delayedPriority(lane);
     if (!clocks.has(lane)) {
       const { low, high } = laneBand(lane);
-      const waiting = this.#state.jobs.filter((j) => j.queue === queue && j.startAfterSeconds === 0).map((j) => this.#priorityOf(j)).filter((p) => p >= low && p <= high);
+      const waiting = this.#state.jobs.filter((j) => j.queue === queue && j.startAfterSeconds === 0).map((j) => this.#priorityOf(j)).filter((p) => p > low && p <= high); // the floor carries no tag (pg-lane-clock.ts)
       const given = [...this.#state.fairTags].filter(([key]) => key.startsWith(`${lane} `)).map(([, tag]) => tag);
       clocks.set(lane, waiting.length > 0 ? tagOf(lane, Math.max(...waiting)) : Math.max(0, ...given));
     }

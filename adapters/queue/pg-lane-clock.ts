@@ -10,11 +10,12 @@ export interface SqlExecutor {
 /**
  * The lane's clock (docs/adr/0033-delivery-lanes-and-fair-queueing.md): the smallest tag among its runnable
  * waiting jobs (the highest priority in its band, one index probe of pg-boss's job_i11), or, when none waits,
- * the largest tag ever given in the lane (everything given has been served).
+ * the largest tag ever given in the lane (everything given has been served). Jobs at the band's floor (delayed
+ * jobs fallen due, saturated tags) carry no tag and are left out: one would set the clock to the floor for good.
  */
 const CLOCK_SQL = `select coalesce(
     (select $4::bigint - max(priority) from pgboss.job
-      where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority between $2 and $4),
+      where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority > $2 and priority <= $4),
     (select max(last_tag) from delivery_fair_tags where lane = $3), 0)::bigint as clock`;
 
 /** Takes `n` tags per (lane, tenant) in one statement, rows locked in key order (no deadlock between two batches). */

@@ -13,6 +13,8 @@ export interface JobQueueSubject {
   remove(queue: QueueName, marker: string): Promise<void>;
   /** Takes up to `count` runnable jobs one at a time, as a worker fetches them, and returns their data in that order. */
   fetch(queue: QueueName, count: number): Promise<Array<Record<string, unknown>>>;
+  /** Makes the delayed jobs carrying this marker due now (as time passing would). */
+  makeDue(queue: QueueName, marker: string): Promise<void>;
   /** Port promises this implementation is known not to keep yet: the tests are reported pending, not hidden. */
 }
 
@@ -126,6 +128,18 @@ export function describeJobQueueContract(name: string, makeSubject: () => Promis
         await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'later' }, { lane: 'OTP', tenant: uniqueId('org'), startAfterSeconds: 300 });
         await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'now' }, { lane: 'MARKETING', tenant: uniqueId('org') });
         expect(await fetchOrder(marker, 2)).to.deep.equal(['now']);
+      });
+
+      it('serves tenants in turn after a delayed job of the lane falls due (it neither jumps the lane nor stalls its clock)', async () => {
+        const marker = newMarker();
+        const [a, b] = [uniqueId('org'), uniqueId('org')];
+        await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'net' }, { lane: 'OTP', tenant: uniqueId('org'), startAfterSeconds: 120 });
+        await subject.makeDue(QUEUE, marker);
+        await subject.storage.jobs.enqueueMany(QUEUE, ['a0', 'a1', 'a2', 'a3'].map((n) => ({ data: { marker, n }, options: { lane: 'OTP' as const, tenant: a } })));
+        await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'b' }, { lane: 'OTP', tenant: b });
+        const order = await fetchOrder(marker, 6);
+        expect(order.indexOf('b'), order.join(' ')).to.be.at.most(2);
+        expect(order.at(-1)).to.equal('net');
       });
 
       it('fetches a tenant\'s single job within the first few fetches while another tenant has a large backlog in the same lane', async () => {

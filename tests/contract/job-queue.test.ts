@@ -15,6 +15,7 @@ describeJobQueueContract('memory (InMemoryJobQueue)', async () => {
     stored: async (queue, marker) => storage.state.jobs.filter((j) => j.queue === queue && carrying(marker)(j)).map((j) => j.data),
     remove: async (queue, marker) => { storage.state.jobs = storage.state.jobs.filter((j) => j.queue !== queue || !carrying(marker)(j)); },
     fetch: async (queue, count) => Array.from({ length: count }, () => storage.jobs.fetch(queue, 1)).flat().map((j) => j.data),
+    makeDue: async (queue, marker) => { for (const job of storage.state.jobs) if (job.queue === queue && carrying(marker)(job)) job.startAfterSeconds = 0; },
   };
 });
 
@@ -38,6 +39,9 @@ for (const kind of await availableDatabaseKinds()) {
           taken.push(job.data);
         }
         return taken;
+      },
+      makeDue: async (queue, marker) => {
+        await boss.getDb().executeSql(`update pgboss.job set start_after = now() - interval '1 second' where name = $1 and data->>'marker' = $2`, [queue, marker]);
       },
     };
   });
