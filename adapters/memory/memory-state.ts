@@ -44,6 +44,10 @@ export class MemoryState {
   apiKeys = new Map<string, ApiKey>();
   passwordResets = new Map<string, PasswordReset>();
   jobs: MemoryJob[] = [];
+  /** Lane priority (adapters/queue/lane-priority.ts) and tenant of each job enqueued with a lane. */
+  jobLanes = new Map<MemoryJob, { priority: number; tenant: string | null }>();
+  /** Fair-queueing tags: last tag given per `${lane} ${tenant}`. */
+  fairTags = new Map<string, number>();
   messages = new Map<string, Message>();
   templates = new Map<string, Template>();
   approvals = new Map<string, ApprovalRequest>();

@@ -3,11 +3,13 @@ import type { Database } from '../postgres/database.ts';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 
 /**
- * Queues whose jobs wake workers by LISTEN/NOTIFY (PostgreSQL only; PGlite polls): a webhook's first
+ * Queues whose jobs wake workers by LISTEN/NOTIFY (across processes on PostgreSQL; in-process on PGlite,
+ * where the API and the worker share the instance), polling staying as the safety net: a webhook's first
  * attempt is made by its dispatch job, and a polling interval (0.5 s) would eat half of the
- * event-to-first-attempt budget; replays are wanted at once too (docs/webhooks.md).
+ * event-to-first-attempt budget; replays are wanted at once too (docs/webhooks.md); a passcode's delivery
+ * job is picked up the moment its acceptance commits (docs/adr/0036-delivery-lanes-and-fair-queueing.md).
  */
-const NOTIFY_QUEUES: readonly string[] = [QUEUES.webhookDispatch, QUEUES.webhookDeliver];
+const NOTIFY_QUEUES: readonly string[] = [QUEUES.webhookDispatch, QUEUES.webhookDeliver, QUEUES.notificationSend];
 
 /**
  * Liveness of active jobs (docs/operations.md, "Crash recovery"): the process working a job refreshes
@@ -36,7 +38,7 @@ export interface BossOptions {
  */
 export async function startBoss(database: Database, options: BossOptions): Promise<PgBoss> {
   const boss = database.pglite
-    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', supervise: options.supervise, schedule: options.schedule, ...SUPERVISION } as never)
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', supervise: options.supervise, schedule: options.schedule, useListenNotify: true, ...SUPERVISION } as never)
     : new PgBoss({ connectionString: database.databaseUrl ?? '', max: 4, supervise: options.supervise, schedule: options.schedule, connectionTimeoutMillis: 5_000,
       useListenNotify: true, ...SUPERVISION } as never); // wakes workers of NOTIFY_QUEUES at once instead of at their next poll
   boss.on('error', () => undefined); // surfaced through health checks and job failures; see hosts for logging

@@ -1,12 +1,17 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { PgBoss } from 'pg-boss';
-import type { EnqueueOptions, JobQueue, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
+import { DELIVERY_LANES } from '../../core/domain/delivery-lane.ts';
+import type { EnqueueOptions, JobQueue, LaneBacklog, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
 import { sqlRows } from '../postgres/sql-rows.ts';
+import { laneBand } from './lane-priority.ts';
+import { lanePriorities, type SqlExecutor } from './pg-lane-clock.ts';
 
 /**
  * Enqueues through pg-boss. Given a transactional EntityManager, the job row is written through that
  * transaction, so it commits or rolls back with the ORM writes; as a prepared statement, since
  * planning pg-boss's job insert costs PostgreSQL more than running it (docs/performance.md).
+ * A job with a lane gets the priority of its lane and its tenant's fair share (pg-lane-clock.ts), and
+ * its tenant as pg-boss group (per-tenant backlog); pg-boss fetches `priority desc, created_on`.
  */
 export class PgBossJobQueue implements JobQueue, QueueMonitor {
   readonly #boss: PgBoss;
@@ -14,6 +19,7 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
   constructor(boss: PgBoss, transactionEm: EntityManager | null = null) { this.#boss = boss; this.#em = transactionEm; }
 
   async enqueue(queue: QueueName, data: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
+    if (options.lane) return this.enqueueMany(queue, [{ data, options }]);
     const sendOptions: Record<string, unknown> = {};
     if (options.startAfterSeconds) sendOptions['startAfter'] = options.startAfterSeconds;
     if (this.#em) sendOptions['db'] = transactionDb(this.#em);
@@ -22,12 +28,17 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
 
   async enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void> {
     if (jobs.length === 0) return;
-    const rows = jobs.map(({ data, options = {} }) => {
-      const row: { data: Record<string, unknown>; startAfter?: Date } = { data };
+    const db = this.#db();
+    const priorities = jobs.some((j) => j.options?.lane) ? await lanePriorities(db, queue, jobs.map((j) => j.options ?? {})) : [];
+    const rows = jobs.map(({ data, options = {} }, i) => {
+      const row: { data: Record<string, unknown>; startAfter?: Date; priority?: number; group?: { id: string } } = { data };
       if (options.startAfterSeconds) row.startAfter = new Date(Date.now() + options.startAfterSeconds * 1000);
+      const priority = priorities[i];
+      if (priority !== undefined) row.priority = priority;
+      if (options.lane && options.tenant) row.group = { id: options.tenant };
       return row;
     });
-    await this.#boss.insert(queue, rows, this.#em ? { db: transactionDb(this.#em) as never } : {});
+    await this.#boss.insert(queue, rows, this.#em ? { db: db as never } : {});
   }
 
   async counts(queue: QueueName): Promise<QueueCounts> {
@@ -41,7 +52,26 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
       workers,
     };
   }
+
+  async laneBacklog(queue: QueueName, tenant?: string): Promise<LaneBacklog[]> {
+    const result: LaneBacklog[] = [];
+    for (const lane of DELIVERY_LANES) {
+      const { low, high } = laneBand(lane);
+      const [row] = (await this.#boss.getDb().executeSql(BACKLOG_SQL, [queue, low, high, tenant ?? null])).rows as Array<{ waiting: string | number; oldest: string | number | null }>;
+      result.push({ lane, waiting: Number(row?.waiting ?? 0), oldestWaitingSeconds: Math.max(0, Number(row?.oldest ?? 0)) });
+    }
+    return result;
+  }
+
+  #db(): SqlExecutor {
+    return this.#em ? transactionDb(this.#em) : this.#boss.getDb() as SqlExecutor;
+  }
 }
+
+/** Runnable waiting jobs of one band (job_i11), and how long the oldest has been runnable. */
+const BACKLOG_SQL = `select count(*) as waiting, extract(epoch from pgboss.job_now() - min(start_after)) as oldest from pgboss.job
+  where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority between $2 and $3
+    and ($4::text is null or group_id = $4::text)`;
 
 /** pg-boss's database adapter on the ORM transaction of `em` (what pg-boss's fromKysely does), its statements prepared. */
 function transactionDb(em: EntityManager) {

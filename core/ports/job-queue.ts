@@ -1,3 +1,5 @@
+import type { DeliveryLane } from '../domain/delivery-lane.ts';
+
 export const QUEUES = {
   /** Message delivery; reported by GET /health as workers.notificationSend. */
   notificationSend: 'notification-send',
@@ -32,6 +34,16 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface EnqueueOptions {
   /** Delay before the job becomes available. */
   startAfterSeconds?: number;
+  /**
+   * The job's lane (core/domain/delivery-lane.ts): a runnable job of a higher lane is fetched before every
+   * job of a lower lane, whenever each was enqueued. Kept by the job's retries. Absent: after every lane.
+   */
+  lane?: DeliveryLane;
+  /**
+   * Whose work it is (the organization id): within a lane, waiting tenants are served in turn (start-time
+   * fair queueing), so a tenant with a large backlog gets its share, not all of it. Needs `lane`.
+   */
+  tenant?: string;
 }
 
 /**
@@ -52,7 +64,17 @@ export interface QueueCounts {
   workers: number;
 }
 
+/** Runnable jobs of one lane waiting in a queue (delayed jobs not counted). */
+export interface LaneBacklog {
+  lane: DeliveryLane;
+  waiting: number;
+  /** Seconds the oldest of them has been runnable; 0 when none waits. */
+  oldestWaitingSeconds: number;
+}
+
 /** Read-only view of queue depth for health and metrics. */
 export interface QueueMonitor {
   counts(queue: QueueName): Promise<QueueCounts>;
+  /** Per lane (every lane, zeros included); of one tenant's jobs only when `tenant` is given. */
+  laneBacklog(queue: QueueName, tenant?: string): Promise<LaneBacklog[]>;
 }

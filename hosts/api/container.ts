@@ -17,6 +17,7 @@ import { bindVendorAccountsModule } from './modules/vendor-accounts-module.ts';
 import { bindVerifyModule } from './modules/verify-module.ts';
 import { bindConversationsModule } from './modules/conversations-module.ts';
 import { bindDeliveryLogsModule } from './modules/delivery-logs-module.ts';
+import { bindDeliveryBacklogModule } from './modules/delivery-backlog-module.ts';
 import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
 import { bindAdminModule } from './modules/admin-module.ts';
@@ -55,6 +56,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindVendorAccountsModule,
   bindVerifyModule,
   bindConversationsModule,
+  bindDeliveryBacklogModule,
   bindDeliveryLogsModule,
   bindTemplatesModule,
   bindWebhooksModule,

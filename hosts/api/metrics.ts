@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { QueueMonitor } from '../../core/ports/job-queue.ts';
 import { QUEUES } from '../../core/ports/job-queue.ts';
+import { registerLaneBacklogGauges } from '../lane-backlog-gauges.ts';
 
 /** Prometheus metrics of the API process, served by GET /metrics. */
 export class HttpMetrics {
@@ -34,6 +35,7 @@ export class HttpMetrics {
           }
         },
       });
+      registerLaneBacklogGauges(this.registry, queues);
     }
   }
 

@@ -5,6 +5,8 @@ import { createLogger } from '../logger.ts';
 import { buildWorkerContainer, SCHEDULES, WORKER } from './container.ts';
 import { startWorker } from './worker.ts';
 import { startWorkerMetricsServer } from './metrics-server.ts';
+import { registerLaneBacklogGauges } from '../lane-backlog-gauges.ts';
+import { INFRA } from '../tokens.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 
 /** `npm run worker`: job processing only (scale separately from the API). */
@@ -16,8 +18,9 @@ try {
   await loadProviders(container);
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
   const stopWatch = container.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS);
-  const metrics = config.workerMetricsPort
-    ? await startWorkerMetricsServer(container.get(MESSAGING.telemetry).registry, config.workerMetricsPort, config.host, config.metricsToken, logger) : null;
+  const registry = container.get(MESSAGING.telemetry).registry;
+  if (config.workerMetricsPort) registerLaneBacklogGauges(registry, container.get(INFRA.queueMonitor), 'nkra_worker_');
+  const metrics = config.workerMetricsPort ? await startWorkerMetricsServer(registry, config.workerMetricsPort, config.host, config.metricsToken, logger) : null;
   const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), logger, container.getAll(WORKER.tasks));
   onShutdownSignal(logger, async () => {
     stopWatch();

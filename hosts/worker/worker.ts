@@ -15,11 +15,13 @@ export interface RunningWorker {
  * with its reason instead of thrown, so pg-boss does not retry it; anything else is thrown and retried
  * with the queue's exponential backoff.
  */
-export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[], logger: Logger, tasks: readonly PeriodicTask[] = []): Promise<RunningWorker> {
+export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[], logger: Logger, tasks: readonly PeriodicTask[] = [],
+  pollingIntervalSeconds = 0.5): Promise<RunningWorker> {
   const ids: string[] = [];
   for (const handler of handlers) {
+    // Notify-enabled queues (pg-boss-factory.ts) are woken by NOTIFY; the poll is their safety net.
     const options = {
-      batchSize: handler.batchSize, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
+      batchSize: handler.batchSize, pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
     } as const;
     // Per-job results: one job's failure retries that job only, never the rest of its batch.
     const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => {

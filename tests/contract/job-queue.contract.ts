@@ -11,6 +11,10 @@ export interface JobQueueSubject {
   stored(queue: QueueName, marker: string): Promise<Array<Record<string, unknown>>>;
   /** Deletes the jobs carrying this marker (the real queues are shared by the whole run). */
   remove(queue: QueueName, marker: string): Promise<void>;
+  /** Takes up to `count` runnable jobs one at a time, as a worker fetches them, and returns their data in that order. */
+  fetch(queue: QueueName, count: number): Promise<Array<Record<string, unknown>>>;
+  /** Makes the delayed jobs carrying this marker due now (as time passing would). */
+  makeDue(queue: QueueName, marker: string): Promise<void>;
   /** Port promises this implementation is known not to keep yet: the tests are reported pending, not hidden. */
 }
 
@@ -95,6 +99,89 @@ export function describeJobQueueContract(name: string, makeSubject: () => Promis
       const marker = newMarker();
       await subject.storage.jobs.enqueue(QUEUE, { marker }, { startAfterSeconds: 300 });
       expect(await subject.stored(QUEUE, marker)).to.deep.equal([{ marker }]);
+    });
+
+    describe('lanes and fair shares', () => {
+      /** The next `count` of this test's jobs (their `n`) in fetch order, other jobs in the shared queue taken and skipped. */
+      async function fetchOrder(marker: string, count: number): Promise<string[]> {
+        const order: string[] = [];
+        while (order.length < count) {
+          const [job] = await subject.fetch(QUEUE, 1);
+          if (!job) break;
+          if (job['marker'] === marker) order.push(String(job['n']));
+        }
+        return order;
+      }
+
+      it('fetches a later OTP job before earlier transactional and marketing jobs, and transactional before marketing', async () => {
+        const marker = newMarker();
+        const tenant = uniqueId('org');
+        const jobs = (lane: 'OTP' | 'TRANSACTIONAL' | 'MARKETING', names: string[]) => names.map((n) => ({ data: { marker, n }, options: { lane, tenant } }));
+        await subject.storage.jobs.enqueueMany(QUEUE, jobs('MARKETING', ['m1', 'm2', 'm3']));
+        await subject.storage.jobs.enqueueMany(QUEUE, jobs('TRANSACTIONAL', ['t1', 't2']));
+        await subject.storage.transaction(async (tx) => { await tx.jobs.enqueue(QUEUE, { marker, n: 'otp' }, { lane: 'OTP', tenant }); });
+        expect(await fetchOrder(marker, 6)).to.deep.equal(['otp', 't1', 't2', 'm1', 'm2', 'm3']);
+      });
+
+      it('keeps a delayed job of a higher lane out of the fetch until it is due', async () => {
+        const marker = newMarker();
+        await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'later' }, { lane: 'OTP', tenant: uniqueId('org'), startAfterSeconds: 300 });
+        await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'now' }, { lane: 'MARKETING', tenant: uniqueId('org') });
+        expect(await fetchOrder(marker, 2)).to.deep.equal(['now']);
+      });
+
+      it('serves tenants in turn after a delayed job of the lane falls due (it neither jumps the lane nor stalls its clock)', async () => {
+        const marker = newMarker();
+        const [a, b] = [uniqueId('org'), uniqueId('org')];
+        await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'net' }, { lane: 'OTP', tenant: uniqueId('org'), startAfterSeconds: 120 });
+        await subject.makeDue(QUEUE, marker);
+        await subject.storage.jobs.enqueueMany(QUEUE, ['a0', 'a1', 'a2', 'a3'].map((n) => ({ data: { marker, n }, options: { lane: 'OTP' as const, tenant: a } })));
+        await subject.storage.jobs.enqueue(QUEUE, { marker, n: 'b' }, { lane: 'OTP', tenant: b });
+        const order = await fetchOrder(marker, 6);
+        expect(order.indexOf('b'), order.join(' ')).to.be.at.most(2);
+        expect(order.at(-1)).to.equal('net');
+      });
+
+      it('fetches a tenant\'s single job within the first few fetches while another tenant has a large backlog in the same lane', async () => {
+        const marker = newMarker();
+        const [a, b] = [uniqueId('org'), uniqueId('org')];
+        for (let chunk = 0; chunk < 4; chunk++) {
+          await subject.storage.jobs.enqueueMany(QUEUE, Array.from({ length: 50 }, (_, i) => ({ data: { marker, n: `a${chunk * 50 + i}` }, options: { lane: 'TRANSACTIONAL' as const, tenant: a } })));
+        }
+        expect(await fetchOrder(marker, 2)).to.deep.equal(['a0', 'a1']); // A is being served
+        await subject.storage.transaction(async (tx) => { await tx.jobs.enqueue(QUEUE, { marker, n: 'b' }, { lane: 'TRANSACTIONAL', tenant: b }); });
+        const next = await fetchOrder(marker, 3);
+        expect(next, 'B waits behind at most two of A\'s 198 queued jobs').to.include('b');
+      });
+
+      it('serves two tenants with backlogs in turn, whichever enqueued first', async () => {
+        const marker = newMarker();
+        const [a, b] = [uniqueId('org'), uniqueId('org')];
+        const backlog = (tenant: string, prefix: string) => Array.from({ length: 30 }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'MARKETING' as const, tenant } }));
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(a, 'a'));
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(b, 'b'));
+        const first = await fetchOrder(marker, 20);
+        const fromA = first.filter((n) => n.startsWith('a')).length;
+        expect(first).to.have.length(20);
+        expect(fromA, first.join(' ')).to.be.within(9, 11);
+      });
+    });
+
+    it('reports the waiting jobs per lane, and per tenant', async () => {
+      const marker = newMarker();
+      const [a, b] = [uniqueId('org'), uniqueId('org')];
+      await subject.storage.jobs.enqueueMany(QUEUE, [
+        { data: { marker }, options: { lane: 'OTP', tenant: a } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: a } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: a } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: b } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: a, startAfterSeconds: 300 } },
+      ]);
+      const ofA = await subject.monitor.laneBacklog(QUEUE, a);
+      expect(ofA.map((l) => [l.lane, l.waiting])).to.deep.equal([['OTP', 1], ['TRANSACTIONAL', 0], ['MARKETING', 2]]);
+      for (const l of ofA) expect(l.oldestWaitingSeconds).to.be.at.least(0);
+      const all = await subject.monitor.laneBacklog(QUEUE);
+      expect(all.find((l) => l.lane === 'MARKETING')!.waiting).to.be.at.least(3);
     });
 
     it('reports queue counts as non-negative integers for every queue', async () => {

@@ -14,6 +14,8 @@ describeJobQueueContract('memory (InMemoryJobQueue)', async () => {
     monitor: storage.jobs,
     stored: async (queue, marker) => storage.state.jobs.filter((j) => j.queue === queue && carrying(marker)(j)).map((j) => j.data),
     remove: async (queue, marker) => { storage.state.jobs = storage.state.jobs.filter((j) => j.queue !== queue || !carrying(marker)(j)); },
+    fetch: async (queue, count) => Array.from({ length: count }, () => storage.jobs.fetch(queue, 1)).flat().map((j) => j.data),
+    makeDue: async (queue, marker) => { for (const job of storage.state.jobs) if (job.queue === queue && carrying(marker)(job)) job.startAfterSeconds = 0; },
   };
 });
 
@@ -27,6 +29,19 @@ for (const kind of await availableDatabaseKinds()) {
       remove: async (queue, marker) => {
         const ids = (await boss.findJobs(queue, { data: { marker } })).map((j) => j.id);
         if (ids.length > 0) await boss.deleteJob(queue, ids);
+      },
+      fetch: async (queue, count) => {
+        const taken: Array<Record<string, unknown>> = [];
+        for (let i = 0; i < count; i++) {
+          const [job] = await boss.fetch<Record<string, unknown>>(queue, { batchSize: 1 });
+          if (!job) break;
+          await boss.deleteJob(queue, job.id);
+          taken.push(job.data);
+        }
+        return taken;
+      },
+      makeDue: async (queue, marker) => {
+        await boss.getDb().executeSql(`update pgboss.job set start_after = now() - interval '1 second' where name = $1 and data->>'marker' = $2`, [queue, marker]);
       },
     };
   });

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.ts';
 import { crossedBelowThreshold } from '../../domain/low-balance.ts';
+import { laneOf } from '../../domain/delivery-lane.ts';
 import type { Message } from '../../domain/message.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
 import type { Organization } from '../../domain/organization.ts';
@@ -165,7 +166,7 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   await tx.messages.insertMany(written.flatMap((i) => built.get(i)!));
   await recordOptOutLinks(tx, written.map((i) => ({ organizationId: requests[i]!.ctx.organizationId, prepared: requests[i]!.prepared, messages: built.get(i)! })), now);
   await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
-    data: { messageId: m.id }, options: requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS },
+    data: { messageId: m.id }, options: { lane: laneOf(m.category), tenant: m.organizationId, ...(requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS }) },
   }))));
   const extra = new Map<string, { write: AlsoWrite['write']; rows: unknown[] }>();
   for (const i of written) {

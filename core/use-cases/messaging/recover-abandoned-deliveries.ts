@@ -21,7 +21,7 @@ export class RecoverAbandonedDeliveries {
     const { storage, clock } = this.#deps;
     const recovered = await storage.transaction(async (tx) => {
       const ids = await tx.messages.releaseAbandonedClaims(clock.now(), SWEEP_LIMIT);
-      await tx.jobs.enqueueMany(QUEUES.notificationSend, ids.map((messageId) => ({ data: { messageId } })));
+      await tx.jobs.enqueueMany(QUEUES.notificationSend, ids.map((messageId) => ({ data: { messageId }, options: { lane: 'TRANSACTIONAL' as const } })));
       return ids;
     });
     return { recovered };

@@ -1,3 +1,4 @@
+import { laneOf } from '../../domain/delivery-lane.ts';
 import type { Message } from '../../domain/message.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -90,7 +91,11 @@ export class ReleaseScheduledMessages {
     const byId = new Map(refusals.map((r) => [r.messageId, r]));
     const refused = due.flatMap((message) => (byId.has(message.id) ? [{ message, refusal: byId.get(message.id)! }] : []));
     const released = await tx.messages.releaseScheduled(due.filter((m) => !byId.has(m.id)).map((m) => m.id), now);
-    await tx.jobs.enqueueMany(QUEUES.notificationSend, released.map((messageId) => ({ data: { messageId } })));
+    const byMessage = new Map(due.map((m) => [m.id, m]));
+    await tx.jobs.enqueueMany(QUEUES.notificationSend, released.map((messageId) => {
+      const message = byMessage.get(messageId);
+      return { data: { messageId }, options: message ? { lane: laneOf(message.category), tenant: message.organizationId } : { lane: 'TRANSACTIONAL' as const } };
+    }));
     return { due: due.length, released: released.length, refused };
   }
 

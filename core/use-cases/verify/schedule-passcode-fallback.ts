@@ -14,5 +14,6 @@ export async function schedulePasscodeFallback(tx: Pick<Repositories, 'verificat
   if (message.category !== 'OTP') return;
   const verification = await tx.verifications.findPendingByLastMessage(message.organizationId, message.id);
   if (!verification) return;
-  await tx.jobs.enqueue(QUEUES.verifyFallback, { organizationId: verification.organizationId, verificationId: verification.id, sendAttempts: verification.sendAttempts });
+  await tx.jobs.enqueue(QUEUES.verifyFallback, { organizationId: verification.organizationId, verificationId: verification.id, sendAttempts: verification.sendAttempts },
+    { lane: 'OTP', tenant: verification.organizationId });
 }

@@ -81,8 +81,9 @@ export async function ownVerification(storage: Pick<Repositories, 'verifications
 export async function scheduleFallback(storage: Pick<Repositories, 'jobs'>, v: Pick<Verification, 'id' | 'organizationId' | 'channels' | 'channelIndex' | 'fallbackAfterSeconds'>,
   sendAttempts: number, rejected = false): Promise<void> {
   const data = { organizationId: v.organizationId, verificationId: v.id, sendAttempts };
-  if (rejected) await storage.jobs.enqueue(QUEUES.verifyFallback, data);
-  else if (v.channelIndex + 1 < v.channels.length) await storage.jobs.enqueue(QUEUES.verifyFallback, data, { startAfterSeconds: v.fallbackAfterSeconds });
+  const lane = { lane: 'OTP', tenant: v.organizationId } as const;
+  if (rejected) await storage.jobs.enqueue(QUEUES.verifyFallback, data, lane);
+  else if (v.channelIndex + 1 < v.channels.length) await storage.jobs.enqueue(QUEUES.verifyFallback, data, { startAfterSeconds: v.fallbackAfterSeconds, ...lane });
 }
 
 /** The delivery statuses of a verification's messages, for its view. */

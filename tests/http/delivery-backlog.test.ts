@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { QUEUES } from '../../core/ports/job-queue.ts';
+import { INFRA } from '../../hosts/tokens.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { registerTenant, registerUser, type TestTenant } from '../support/tenants.ts';
+
+const phone = (n: number) => `+23324${String(7_100_000 + n).padStart(7, '0')}`;
+
+describe('HTTP: delivery backlog per lane (GET /delivery-logs/backlog, GET /admin/delivery-backlog, /metrics)', () => {
+  let app: TestApp;
+  let owner: TestTenant;
+  let other: TestTenant;
+  let admin: { token: string };
+
+  before(async () => {
+    app = await startTestApp(); // no worker runs: accepted async sends wait in the queue
+    const storage = app.container.get(INFRA.storage);
+    owner = await registerTenant(app.api, 'backlog-owner');
+    other = await registerTenant(app.api, 'backlog-other');
+    await storage.wallets.update(owner.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: randomUUID(), description: 'test top-up' }), new Date());
+    const user = await registerUser(app.api, 'backlog-admin');
+    await storage.users.setPlatformRole(user.userId, 'PLATFORM_SUPER_ADMIN');
+    admin = { token: user.token };
+  });
+  after(async () => {
+    const boss = app.container.get(INFRA.boss);
+    const ids = (await boss.findJobs(QUEUES.notificationSend, { queued: true } as never)).filter((j) => j.groupId === owner.organizationId).map((j) => j.id);
+    if (ids.length > 0) await boss.deleteJob(QUEUES.notificationSend, ids);
+    await app.close();
+  });
+
+  it('puts an accepted OTP send in the OTP lane and a transactional one in the TRANSACTIONAL lane; a tenant sees only its own backlog', async () => {
+    const otp = await app.api.post('/messages/send', { channel: 'SMS', to: phone(1), body: 'Your code is 481516', category: 'OTP', async: true }, owner.auth);
+    expect(otp.status, otp.text).to.equal(202);
+    const bulk = await app.api.post('/messages/bulk', { async: true, messages: [{ channel: 'SMS', to: phone(2), body: 'Parcel 1 shipped' }, { channel: 'SMS', to: phone(3), body: 'Parcel 2 shipped' }] }, owner.auth);
+    expect(bulk.status, bulk.text).to.equal(202);
+
+    const mine = await app.api.get('/delivery-logs/backlog', owner.auth);
+    expect(mine.status, mine.text).to.equal(200);
+    expect(mine.body.data.lanes.map((l: { lane: string; waiting: number }) => [l.lane, l.waiting])).to.deep.equal([['OTP', 1], ['TRANSACTIONAL', 2], ['MARKETING', 0]]);
+    expect(mine.body.data.waiting).to.equal(3);
+    for (const lane of mine.body.data.lanes) expect(lane.oldestWaitingSeconds).to.be.a('number').and.at.least(0);
+
+    const theirs = await app.api.get('/delivery-logs/backlog', other.auth);
+    expect(theirs.body.data.waiting).to.equal(0);
+  });
+
+  it('shows platform administrators every tenant\'s backlog, refuses tenants, and exports it per lane on /metrics', async () => {
+    const all = await app.api.get('/admin/delivery-backlog', { token: admin.token });
+    expect(all.status, all.text).to.equal(200);
+    expect(all.body.data.lanes.find((l: { lane: string }) => l.lane === 'OTP').waiting).to.be.at.least(1);
+    expect((await app.api.get('/admin/delivery-backlog', { token: owner.token })).status).to.equal(403);
+
+    const metrics = await app.api.get('/metrics');
+    expect(metrics.status).to.equal(200);
+    expect(metrics.text).to.match(/nkra_delivery_backlog_jobs\{lane="OTP"\} [1-9]/);
+    expect(metrics.text).to.match(/nkra_delivery_backlog_oldest_seconds\{lane="MARKETING"\} \d/);
+  });
+});

@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { RecordingProvider } from '../../adapters/memory/recording-provider.ts';
+import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
+import { newOrganization } from '../../core/domain/organization.ts';
+import { SendMessage } from '../../core/use-cases/messaging/send-message.ts';
+import type { Infrastructure } from '../../hosts/infrastructure.ts';
+import { createLogger } from '../../hosts/logger.ts';
+import { loadProviders, MESSAGING } from '../../hosts/messaging-bindings.ts';
+import { INFRA } from '../../hosts/tokens.ts';
+import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
+import { startWorker, type RunningWorker } from '../../hosts/worker/worker.ts';
+import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
+import { availableDatabaseKinds } from '../support/test-database.ts';
+import { testConfig } from '../support/test-config.ts';
+
+/** A polling interval no test waits out: a job picked up is one the worker was woken for. */
+const NEVER_POLL_SECONDS = 3_600;
+
+for (const kind of await availableDatabaseKinds()) {
+  describe(`Worker wake-up (${kind}): an idle worker picks up a delivery job without waiting for its poll`, function () {
+    this.timeout(30_000);
+    let infra: Infrastructure;
+    let running: RunningWorker | null = null;
+    before(async () => { infra = await sharedInfrastructure(kind); });
+    after(async () => { await running?.stop(); });
+
+    it('delivers an async send at once, by NOTIFY (in-process on PGlite), with a polling interval of an hour', async () => {
+      const sms = new RecordingProvider('SMS', `wakeup-${kind}`);
+      const container = buildWorkerContainer(testConfig(), createLogger('silent'), infra, { providers: new StaticProviderDirectory([sms], []) });
+      await loadProviders(container);
+      running = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'), [], NEVER_POLL_SECONDS);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the workers' first fetch (at start) is behind them: now they only wait
+
+      const storage = container.get(INFRA.storage);
+      const organizationId = randomUUID();
+      const now = new Date();
+      await storage.organizations.insert(newOrganization(organizationId, 'Wake-up test', now));
+      await storage.wallets.create(organizationId, now);
+      await storage.wallets.update(organizationId, () => ({ amount: 1_000, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
+      const deliver = container.get(MESSAGING.deliverMessage);
+      const send = new SendMessage({
+        storage, pricing: container.get(MESSAGING.pricing), clock: container.get(INFRA.clock), ids: container.get(INFRA.ids),
+        secrets: container.get(INFRA.secrets), fraud: container.get(MESSAGING.fraudLimits), deliverNow: (id) => deliver.execute(id),
+      });
+      const ctx = { organizationId, userId: null, apiKeyId: null, isSandbox: false };
+      const { log } = await send.execute(ctx, { channel: 'SMS', to: '+233245550001', body: 'Your code is 123456', category: 'OTP', async: true });
+      expect(log['status']).to.equal('QUEUED');
+
+      const deadline = Date.now() + 20_000; // far below the polling interval
+      while (!sms.received.some((m) => m.messageId === log['id']) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(sms.received.map((m) => m.messageId)).to.include(log['id']);
+      const message = await storage.messages.findById(organizationId, String(log['id']));
+      expect(message).to.include({ status: 'SENT', attempts: 1 });
+    });
+  });
+}
