@@ -50,7 +50,12 @@ for (const kind of await availableDatabaseKinds()) {
       const deadline = Date.now() + 20_000; // far below the polling interval
       while (!sms.received.some((m) => m.messageId === log['id']) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(sms.received.map((m) => m.messageId)).to.include(log['id']);
-      const message = await storage.messages.findById(organizationId, String(log['id']));
+      // The vendor has it; the SENT status is written once its answer is read.
+      let message = await storage.messages.findById(organizationId, String(log['id']));
+      while (message?.status !== 'SENT' && Date.now() < deadline + 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        message = await storage.messages.findById(organizationId, String(log['id']));
+      }
       expect(message).to.include({ status: 'SENT', attempts: 1 });
     });
   });
