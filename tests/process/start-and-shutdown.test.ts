@@ -42,7 +42,7 @@ function start(entry: string, env: Record<string, string>): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitForReady(started: Started, marker: string, timeoutMs = 30_000): Promise<void> {
+async function waitForReady(started: Started, marker: string, timeoutMs = 50_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!started.output().includes(marker)) {
     if (Date.now() > deadline) throw new Error(`not ready in time:\n${started.output()}`);

@@ -14,6 +14,9 @@ const VENDOR_HOLD_MS = 3_000;
 /** The bar of issue 28: every run recovers in less than this (docs/operations.md, "Crash recovery"). */
 const RECOVERY_BAR_MS = 60_000;
 
+/** The advisory lock key the test holds to keep the killed worker's claims waiting. */
+const HOLD_LOCK = 424_242;
+
 describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', function () {
   this.timeout(180_000);
   let db: Database;
@@ -65,16 +68,21 @@ describe('process: a worker killed with SIGKILL mid-delivery (PostgreSQL)', func
       vendor.hold(); // the first sends stay at the vendor until the process is gone
       await bulk(recipients.slice(0, IN_FLIGHT), 'crash-in-flight');
       await until(() => vendor.state.inFlight >= IN_FLIGHT, 30_000, 'sends in flight at the vendor');
-      const unclaimed = (await bulk(recipients.slice(IN_FLIGHT), 'crash-unclaimed') as Array<{ id: string }>).map((m) => m.id);
-      // The worker's claim of these waits on row locks held by the test.
+      // The worker's claim of the next messages waits on a lock held by the test: a trigger makes a claim
+      // (QUEUED -> PENDING) take a shared advisory lock the test holds exclusively. Taken before the send,
+      // because a job is picked up the moment its acceptance commits (NOTIFY), before any row lock could be.
+      await db.em().execute(`create or replace function nkra_test_hold_claims() returns trigger language plpgsql as $$
+        begin if old.status = 'QUEUED' and new.status = 'PENDING' then perform pg_advisory_xact_lock_shared(${HOLD_LOCK}); end if; return new; end $$`);
+      await db.em().execute('create trigger nkra_test_hold_claims before update on messages for each row execute function nkra_test_hold_claims()');
       const released = new Promise<void>((resolve) => { releaseLocks = resolve; });
       await new Promise<void>((locked, failed) => {
         holding = db.em().transactional(async (em) => {
-          await em.execute(`select id from messages where id in (${unclaimed.map(() => '?').join(', ')}) for update`, unclaimed);
+          await em.execute(`select pg_advisory_xact_lock(${HOLD_LOCK})`);
           locked();
           await released;
         }).catch(failed);
       });
+      const unclaimed = (await bulk(recipients.slice(IN_FLIGHT), 'crash-unclaimed') as Array<{ id: string }>).map((m) => m.id);
       const activeJobs = async () => Number((await db.em().execute<{ n: string }[]>(`select count(*) as n from pgboss.job where name = 'notification-send' and state = 'active'`))[0]?.n);
       await until(async () => (await activeJobs()) >= MESSAGES, 30_000, 'every job fetched by the first process');
       const [queued] = await db.em().execute<{ n: string }[]>(`select count(*) as n from messages where id in (?) and status = 'QUEUED'`, [unclaimed]);
