@@ -22,6 +22,18 @@ const VECTOR = {
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
 };
 
+/** The Python client's verify_webhook on a received delivery: the event id, or the NkraError code; null when no python3 is installed. */
+async function pythonVerify(got: { rawBody: Buffer; headers: Record<string, string> }, secrets: string[], now?: number): Promise<string | null> {
+  const script = 'import base64, json, sys\nfrom nkra_client import NkraError, verify_webhook\nq = json.load(sys.stdin)\n'
+    + 'try:\n  print(verify_webhook(base64.b64decode(q["body"]), q["headers"], q["secrets"], now=q["now"]).id)\nexcept NkraError as e:\n  print(e.code)\n';
+  return new Promise((resolve) => {
+    const child = execFile('python3', ['-c', script], { env: { ...process.env, PYTHONPATH: path.join(ROOT, 'clients/python') }, timeout: 20_000 }, (error, stdout) => {
+      resolve(error && (error as { code?: unknown }).code === 'ENOENT' ? null : error ? `error: ${String(error)}` : stdout.trim());
+    });
+    child.stdin!.end(JSON.stringify({ body: got.rawBody.toString('base64'), headers: got.headers, secrets, now: now ?? null }));
+  });
+}
+
 interface ReferenceWebhook { verify(payload: string, headers: Record<string, string>): unknown }
 /** The `standardwebhooks` reference library when it is installed, else null (the tests then rely on the spec's test vector). */
 function referenceLibrary(): (new (secret: string) => ReferenceWebhook) | null {
@@ -96,6 +108,11 @@ describe('HTTP: Standard Webhooks headers, replay protection and secret rotation
     expect(forgedId).to.include({ code: 'INVALID_SIGNATURE' });
     const noLegacy = await client.verifyWebhook(got.rawBody, { ...h, 'x-service-signature': '' }, created.secret).catch((e: unknown) => e);
     expect(noLegacy).to.include({ code: 'INVALID_SIGNATURE' });
+    const python = await pythonVerify({ rawBody: got.rawBody, headers: h }, [created.secret]);
+    if (python !== null) {
+      expect(python).to.equal(h['webhook-id']);
+      expect(await pythonVerify({ rawBody: got.rawBody, headers: h }, ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'])).to.equal('INVALID_SIGNATURE');
+    }
   });
 
   it('lets a receiver reject a replayed delivery: the client refuses a webhook-timestamp older than the tolerance (5 min)', async () => {
@@ -106,6 +123,8 @@ describe('HTTP: Standard Webhooks headers, replay protection and secret rotation
     expect(await client.verifyWebhook(got.rawBody, h, created.secret, { now: sentAt + 299_000 })).to.have.property('id');
     const replayed = await client.verifyWebhook(got.rawBody, h, created.secret, { now: sentAt + 301_000 }).catch((e: unknown) => e);
     expect(replayed).to.include({ code: 'WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE', status: 401 });
+    const python = await pythonVerify({ rawBody: got.rawBody, headers: h }, [created.secret], sentAt / 1000 + 301);
+    if (python !== null) expect(python).to.equal('WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE');
     // Moving the timestamp forward breaks the signature, so a replay cannot be freshened.
     const freshened = await client.verifyWebhook(got.rawBody, { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) + 60) }, created.secret, { now: sentAt + 60_000 }).catch((e: unknown) => e);
     expect(freshened).to.include({ code: 'INVALID_SIGNATURE' });
@@ -150,6 +169,10 @@ describe('HTTP: Standard Webhooks headers, replay protection and secret rotation
     expect(await client.verifyWebhook(got.rawBody, h, created.secret)).to.have.property('id');
     expect(await client.verifyWebhook(got.rawBody, h, newSecret)).to.have.property('id');
     expect(await client.verifyWebhook(got.rawBody, h, [newSecret, created.secret])).to.have.property('id');
+    for (const secret of [created.secret, newSecret]) {
+      const python = await pythonVerify({ rawBody: got.rawBody, headers: h }, [secret]);
+      if (python !== null) expect(python).to.equal(h['webhook-id']);
+    }
   });
 
   it('after the overlap ends signs with the new secret only', async () => {
