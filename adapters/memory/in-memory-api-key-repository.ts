@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.ts';
-import type { ApiKey } from '../../core/domain/api-key.ts';
+import { API_KEY_TOUCH_INTERVAL_MS, type ApiKey } from '../../core/domain/api-key.ts';
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -36,7 +36,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   async touchLastUsed(id: string, now: Date, ip: string | null): Promise<void> {
     const k = this.#state.apiKeys.get(id);
-    if (k) { k.lastUsedAt = now; k.lastUsedIp = ip; }
+    if (k && (!k.lastUsedAt || k.lastUsedAt.getTime() <= now.getTime() - API_KEY_TOUCH_INTERVAL_MS)) { k.lastUsedAt = now; k.lastUsedIp = ip; }
   }
 
   async setAllowedCidrs(organizationId: string, id: string, allowedCidrs: readonly string[]): Promise<ApiKey | null> {

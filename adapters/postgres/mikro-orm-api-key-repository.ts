@@ -1,6 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { ApiKey, ApiKeyScope } from '../../core/domain/api-key.ts';
+import { API_KEY_TOUCH_INTERVAL_MS, type ApiKey, type ApiKeyScope } from '../../core/domain/api-key.ts';
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 import { ApiKeyEntity } from './entities/api-key-entity.ts';
@@ -36,7 +36,8 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async touchLastUsed(id: string, now: Date, ip: string | null): Promise<void> {
-    await this.#em.nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: now, lastUsedIp: ip });
+    const stale = new Date(now.getTime() - API_KEY_TOUCH_INTERVAL_MS);
+    await this.#em.nativeUpdate(ApiKeyEntity, { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: stale } }] }, { lastUsedAt: now, lastUsedIp: ip });
   }
 
   async setAllowedCidrs(organizationId: string, id: string, allowedCidrs: readonly string[]): Promise<ApiKey | null> {

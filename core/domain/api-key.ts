@@ -30,6 +30,9 @@ export interface ApiKey {
 
 export const API_KEY_PREFIX_LENGTH = 12;
 
+/** A key's last use is written at most once per this interval (across processes: the write is conditional). */
+export const API_KEY_TOUCH_INTERVAL_MS = 60_000;
+
 /**
  * Every scope an API key can carry (`resource:action`). API keys are accepted on five routes only
  * (spec section 5); the other scopes exist for forward compatibility and are validated but grant
