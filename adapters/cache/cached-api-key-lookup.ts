@@ -59,11 +59,15 @@ export class CachedApiKeyLookup implements ApiKeyLookup {
     this.#pending.delete(keyHash);
   }
 
-  markUsed(id: string, now: Date): void {
+  /**
+   * At most one write per key per `touchIntervalMs` (60 s) in this process, fire and forget: the
+   * request never waits for it. The address shown is that of the use that was written.
+   */
+  markUsed(id: string, now: Date, ip: string | null): void {
     const last = this.#touched.get(id) ?? 0;
     if (now.getTime() - last < this.#options.touchIntervalMs) return;
     this.#touched.set(id, now.getTime());
     if (this.#touched.size > this.#options.maxEntries) this.#touched.delete(this.#touched.keys().next().value!);
-    this.#storage.apiKeys.touchLastUsed(id, now).catch((error: unknown) => this.#options.onError?.(error));
+    this.#storage.apiKeys.touchLastUsed(id, now, ip).catch((error: unknown) => this.#options.onError?.(error));
   }
 }

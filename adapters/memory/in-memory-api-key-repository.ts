@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.ts';
-import type { ApiKey } from '../../core/domain/api-key.ts';
+import { API_KEY_TOUCH_INTERVAL_MS, type ApiKey } from '../../core/domain/api-key.ts';
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -34,9 +34,16 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     return copy(k);
   }
 
-  async touchLastUsed(id: string, now: Date): Promise<void> {
+  async touchLastUsed(id: string, now: Date, ip: string | null): Promise<void> {
     const k = this.#state.apiKeys.get(id);
-    if (k) k.lastUsedAt = now;
+    if (k && (!k.lastUsedAt || k.lastUsedAt.getTime() <= now.getTime() - API_KEY_TOUCH_INTERVAL_MS)) { k.lastUsedAt = now; k.lastUsedIp = ip; }
+  }
+
+  async setAllowedCidrs(organizationId: string, id: string, allowedCidrs: readonly string[]): Promise<ApiKey | null> {
+    const k = this.#state.apiKeys.get(id);
+    if (!k || k.organizationId !== organizationId) return null;
+    k.allowedCidrs = [...allowedCidrs];
+    return copy(k);
   }
 
   #all(): ApiKey[] { return [...this.#state.apiKeys.values()]; }

@@ -1,6 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { ApiKey, ApiKeyScope } from '../../core/domain/api-key.ts';
+import { API_KEY_TOUCH_INTERVAL_MS, type ApiKey, type ApiKeyScope } from '../../core/domain/api-key.ts';
 import type { ApiKeyRepository } from '../../core/ports/api-key-repository.ts';
 import { translateUniqueViolation } from './db-errors.ts';
 import { ApiKeyEntity } from './entities/api-key-entity.ts';
@@ -35,8 +35,14 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
     return this.findById(organizationId, id);
   }
 
-  async touchLastUsed(id: string, now: Date): Promise<void> {
-    await this.#em.nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: now });
+  async touchLastUsed(id: string, now: Date, ip: string | null): Promise<void> {
+    const stale = new Date(now.getTime() - API_KEY_TOUCH_INTERVAL_MS);
+    await this.#em.nativeUpdate(ApiKeyEntity, { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: stale } }] }, { lastUsedAt: now, lastUsedIp: ip });
+  }
+
+  async setAllowedCidrs(organizationId: string, id: string, allowedCidrs: readonly string[]): Promise<ApiKey | null> {
+    const updated = await this.#em.nativeUpdate(ApiKeyEntity, { organizationId, id }, { allowedCidrs: [...allowedCidrs] });
+    return updated > 0 ? this.findById(organizationId, id) : null;
   }
 }
 
@@ -44,6 +50,6 @@ function toApiKey(row: Row): ApiKey {
   return {
     id: row.id, organizationId: row.organizationId, name: row.name, prefix: row.prefix, keyHash: row.keyHash,
     isSandbox: row.isSandbox, scopes: row.scopes as ApiKeyScope[], expiresAt: row.expiresAt ?? null, revokedAt: row.revokedAt ?? null,
-    lastUsedAt: row.lastUsedAt ?? null, createdByUserId: row.createdByUserId, createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt ?? null, lastUsedIp: row.lastUsedIp ?? null, allowedCidrs: row.allowedCidrs ?? [], createdByUserId: row.createdByUserId, createdAt: row.createdAt,
   };
 }

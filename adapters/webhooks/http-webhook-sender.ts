@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { WEBHOOK_TIMEOUT_MS } from '../../core/domain/webhook.ts';
 import type { WebhookAttemptResult, WebhookRequest, WebhookSender } from '../../core/ports/webhook-sender.ts';
 import type { DnsEgressPolicy } from '../egress/dns-egress-policy.ts';
+import { standardWebhookHeaders } from './standard-webhooks.ts';
 
 export const RESPONSE_BODY_CAP_BYTES = 4 * 1024;
 
@@ -23,7 +24,8 @@ export function webhookSignature(body: string, secret: string): string {
  * resolved once, every address checked, and the connection made to the checked address (no second
  * DNS answer, so no rebinding); TLS still verifies the certificate for the host name. Redirects are
  * not followed (a 3xx is a failed attempt), at most RESPONSE_BODY_CAP_BYTES of the answer are read,
- * and the whole attempt is bounded by the timeout (10 s).
+ * and the whole attempt is bounded by the timeout (10 s). Every request carries the spec's
+ * X-Service-* headers and the Standard Webhooks ones (standard-webhooks.ts).
  */
 export class HttpWebhookSender implements WebhookSender {
   readonly #egress: DnsEgressPolicy;
@@ -52,6 +54,8 @@ export class HttpWebhookSender implements WebhookSender {
       'x-service-signature': webhookSignature(request.body, request.secret),
     };
     if (request.previousSecret) headers['x-service-signature-previous'] = webhookSignature(request.body, request.previousSecret);
+    // Standard Webhooks: webhook-id is the event id, the same for every attempt and replay of the event.
+    Object.assign(headers, standardWebhookHeaders(request.eventId, timestamp, request.body, request.previousSecret ? [request.secret, request.previousSecret] : [request.secret]));
     const outcome = await this.#egress.fetch(request.url, { method: 'POST', headers, body: request.body, timeoutMs: this.#timeoutMs, maxBodyBytes: RESPONSE_BODY_CAP_BYTES }, null);
     if (outcome.kind === 'refused') return done(null, `refused: ${outcome.refusal.reason}`);
     if (outcome.kind === 'timeout') return done(null, `timed out after ${this.#timeoutMs} ms`);

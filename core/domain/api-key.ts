@@ -1,3 +1,6 @@
+import { normalizeIpAddress } from './ip-address.ts';
+import { addressInRanges } from './ip-range.ts';
+
 /**
  * API keys: `nk_test_...` (sandbox) or `nk_live_...`, followed by a long random secret. Only the
  * SHA-256 hash of the whole key is stored; the first characters are kept as a displayable prefix.
@@ -14,11 +17,21 @@ export interface ApiKey {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** The client address of that last recorded use (normalized), null before the first use. */
+  lastUsedIp: string | null;
+  /**
+   * Client address ranges the key may be used from (canonical CIDR, core/domain/ip-range.ts); empty
+   * means any address. At most MAX_ALLOWED_RANGES.
+   */
+  allowedCidrs: string[];
   createdByUserId: string;
   createdAt: Date;
 }
 
 export const API_KEY_PREFIX_LENGTH = 12;
+
+/** A key's last use is written at most once per this interval (across processes: the write is conditional). */
+export const API_KEY_TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Every scope an API key can carry (`resource:action`). API keys are accepted on five routes only
@@ -42,6 +55,16 @@ export function looksLikeApiKey(text: string): boolean {
   return /^nk_(test|live)_[A-Za-z0-9_-]{20,200}$/.test(text);
 }
 
+/**
+ * May the key be used from this client address? Any address when the key has no ranges; otherwise
+ * only a parseable address inside one of them (an unknown address is refused).
+ */
+export function apiKeyAllowsAddress(key: Pick<ApiKey, 'allowedCidrs'>, clientIp: string | null): boolean {
+  if (key.allowedCidrs.length === 0) return true;
+  const normalized = clientIp === null ? null : normalizeIpAddress(clientIp);
+  return normalized !== null && addressInRanges(normalized, key.allowedCidrs);
+}
+
 export type ApiKeyState = 'active' | 'revoked' | 'expired';
 
 export function apiKeyState(key: ApiKey, now: Date): ApiKeyState {
@@ -54,6 +77,7 @@ export function apiKeyView(key: ApiKey, now: Date) {
   return {
     id: key.id, name: key.name, prefix: key.prefix, isSandbox: key.isSandbox, scopes: key.scopes,
     expiresAt: key.expiresAt?.toISOString() ?? null, revokedAt: key.revokedAt?.toISOString() ?? null,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null, state: apiKeyState(key, now), createdAt: key.createdAt.toISOString(),
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null, lastUsedIp: key.lastUsedIp, allowedCidrs: key.allowedCidrs,
+    state: apiKeyState(key, now), createdAt: key.createdAt.toISOString(),
   };
 }

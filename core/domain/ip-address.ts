@@ -85,3 +85,10 @@ function formatIpv6(groups: number[]): string {
   if (bestStart < 0) return hex.join(':');
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
 }
+
+/** The bits of a normalized address (normalizeIpAddress's output): 32 for IPv4, 128 for IPv6, as bytes. */
+export function ipAddressBytes(normalized: string): number[] | null {
+  if (!normalized.includes(':')) return parseIpv4(normalized);
+  const groups = parseIpv6(normalized);
+  return groups ? groups.flatMap((g) => [g >> 8, g & 0xff]) : null;
+}

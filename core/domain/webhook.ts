@@ -54,6 +54,16 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 export const MAX_DELIVERIES_LISTED = 100;
 
+/**
+ * A signing secret from 32 random bytes given as URL-safe base64 (Secrets.randomToken): `whsec_`
+ * and the same bytes in standard base64 with padding (44 characters), the spelling the Standard
+ * Webhooks reference libraries decode into the HMAC key (docs/webhooks.md, "Standard Webhooks").
+ */
+export function webhookSecretFromToken(base64UrlToken: string): string {
+  const standard = base64UrlToken.replace(/-/g, '+').replace(/_/g, '/');
+  return `whsec_${standard}${'='.repeat((4 - (standard.length % 4)) % 4)}`;
+}
+
 /** Seconds until the next attempt after `attempts` failed attempts, or null when they are exhausted. */
 export function nextRetryDelaySeconds(attempts: number): number | null {
   return WEBHOOK_RETRY_DELAYS_SECONDS[attempts - 1] ?? null;

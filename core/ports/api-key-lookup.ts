@@ -8,6 +8,6 @@ import type { ApiKey } from '../domain/api-key.ts';
 export interface ApiKeyLookup {
   findByHash(keyHash: string): Promise<ApiKey | null>;
   forget(keyHash: string): void;
-  /** Records use; implementations may throttle and must not block the request. */
-  markUsed(id: string, now: Date): void;
+  /** Records use (time and client address); implementations may throttle and must not block the request. */
+  markUsed(id: string, now: Date, ip: string | null): void;
 }

@@ -12,5 +12,12 @@ export interface ApiKeyRepository {
   listByOrganization(organizationId: string, limit: number): Promise<ApiKey[]>;
   /** Marks the key revoked; returns the key, or null when it is not in this organization. */
   revoke(organizationId: string, id: string, now: Date): Promise<ApiKey | null>;
-  touchLastUsed(id: string, now: Date): Promise<void>;
+  /**
+   * Records a use (when, and from which normalized client address) unless the recorded one is less
+   * than API_KEY_TOUCH_INTERVAL_MS older than `now`: at most one row write per key per minute, however
+   * many processes report uses.
+   */
+  touchLastUsed(id: string, now: Date, ip: string | null): Promise<void>;
+  /** Replaces the key's allowed client address ranges; returns the key, or null when it is not in this organization. */
+  setAllowedCidrs(organizationId: string, id: string, allowedCidrs: readonly string[]): Promise<ApiKey | null>;
 }

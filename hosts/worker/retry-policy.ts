@@ -21,6 +21,7 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   UNAUTHORIZED: 'fail',
   INSUFFICIENT_BALANCE: 'fail',
   FORBIDDEN: 'fail',
+  API_KEY_ADDRESS_NOT_ALLOWED: 'fail',
   USER_NOT_FOUND: 'fail',
   NOT_FOUND: 'fail',
   METHOD_NOT_ALLOWED: 'fail',

@@ -85,14 +85,26 @@ export function describeApiKeyRepositoryContract(name: string, makeStorage: () =
       expect(await storage.apiKeys.revoke(organizationId, uniqueId('key'), at(1))).to.equal(null);
     });
 
-    it('records the last use of a key and of that key only', async () => {
+    it('records the last use of a key and of that key only, at most once a minute', async () => {
       const { organizationId, addKey } = await tenant();
       const key = await addKey();
       const other = await addKey();
-      await storage.apiKeys.touchLastUsed(key.id, at(50));
-      await storage.apiKeys.touchLastUsed(key.id, at(70));
-      expect(await storage.apiKeys.findById(organizationId, key.id)).to.deep.equal({ ...key, lastUsedAt: at(70) });
+      await storage.apiKeys.touchLastUsed(key.id, at(50), '203.0.113.7');
+      await storage.apiKeys.touchLastUsed(key.id, at(70), '198.51.100.1'); // 20 s later (another process): not written
+      expect(await storage.apiKeys.findById(organizationId, key.id)).to.deep.equal({ ...key, lastUsedAt: at(50), lastUsedIp: '203.0.113.7' });
+      await storage.apiKeys.touchLastUsed(key.id, at(110), '2001:db8::1');
+      expect(await storage.apiKeys.findById(organizationId, key.id)).to.deep.equal({ ...key, lastUsedAt: at(110), lastUsedIp: '2001:db8::1' });
       expect(await storage.apiKeys.findById(organizationId, other.id)).to.deep.equal(other);
+    });
+
+    it('replaces the allowed address ranges of a key of the organization only', async () => {
+      const { organizationId, addKey } = await tenant();
+      const key = await addKey();
+      const ranges = ['203.0.113.0/24', '2001:db8::/32'];
+      expect(await storage.apiKeys.setAllowedCidrs(organizationId, key.id, ranges)).to.deep.equal({ ...key, allowedCidrs: ranges });
+      expect((await storage.apiKeys.findByHash(key.keyHash))!.allowedCidrs).to.deep.equal(ranges);
+      expect(await storage.apiKeys.setAllowedCidrs(uniqueId('org'), key.id, [])).to.equal(null);
+      expect(await storage.apiKeys.setAllowedCidrs(organizationId, key.id, [])).to.deep.equal(key);
     });
   });
 }

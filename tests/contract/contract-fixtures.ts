@@ -56,7 +56,7 @@ export function anApiKey(organizationId: string, createdByUserId: string, overri
   return {
     id: uniqueId('key'), organizationId, name: 'Backend', prefix: 'nk_test_abcd', keyHash: uniqueId('hash'),
     isSandbox: true, scopes: ['messages:send', 'messages:read'], expiresAt: null, revokedAt: null, lastUsedAt: null,
-    createdByUserId, createdAt: T0, ...overrides,
+    lastUsedIp: null, allowedCidrs: [], createdByUserId, createdAt: T0, ...overrides,
   };
 }
 

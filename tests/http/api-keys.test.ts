@@ -121,8 +121,8 @@ describe('HTTP: /api-keys create, list, revoke, and X-API-Key authentication', (
 
     const again = await app.api.delete(`/api-keys/${key.id}`, owner.auth);
     expect(again.status).to.equal(200);
-    // lastUsedAt is written in the background after the whoami call (cached-api-key-lookup.ts): it may land between the two answers.
-    const withoutLastUse = (data: Record<string, unknown>) => ({ ...data, lastUsedAt: null });
+    // lastUsedAt and lastUsedIp are written in the background after the whoami call (cached-api-key-lookup.ts): they may land between the two answers.
+    const withoutLastUse = (data: Record<string, unknown>) => ({ ...data, lastUsedAt: null, lastUsedIp: null });
     expect(withoutLastUse(again.body.data)).to.deep.equal(withoutLastUse(revoked.body.data));
     const listed = (await app.api.get('/api-keys', owner.auth)).body.data.find((k: { id: string }) => k.id === key.id);
     expect(listed).to.include({ state: 'revoked', revokedAt: revoked.body.data.revokedAt });

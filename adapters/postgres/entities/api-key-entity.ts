@@ -14,6 +14,8 @@ export const ApiKeyEntity = defineEntity({
     expiresAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
+    lastUsedIp: p.string().nullable(),
+    allowedCidrs: p.json<string[]>(),
     createdByUserId: p.string(),
     createdAt: p.datetime(),
   },

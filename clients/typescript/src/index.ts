@@ -2,4 +2,7 @@ export { API_VERSION, BULK_MAX, NkraClient, parseRetryAfter, type NkraClientOpti
 export { isNkraError, NkraError } from './errors.js';
 export { newIdempotencyKey } from './random.js';
 export * from './types.js';
-export { EVENT_HEADER, parseWebhook, SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } from './webhooks.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS, EVENT_HEADER, parseWebhook, PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, signStandardWebhook, signWebhookBody, STANDARD_WEBHOOK_HEADERS,
+  standardWebhookKey, verifyStandardWebhookSignature, verifyWebhook, verifyWebhookSignature, type VerifyWebhookOptions,
+} from './webhooks.js';

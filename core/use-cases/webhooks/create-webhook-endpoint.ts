@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parseInput } from '../../validation.ts';
-import { MAX_WEBHOOK_ENDPOINTS, webhookEndpointView, type WebhookEndpoint } from '../../domain/webhook.ts';
+import { MAX_WEBHOOK_ENDPOINTS, webhookEndpointView, webhookSecretFromToken, type WebhookEndpoint } from '../../domain/webhook.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { CredentialCipher } from '../../ports/credential-cipher.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -41,7 +41,7 @@ export class CreateWebhookEndpoint {
     const input = parseInput(CreateWebhookEndpointInput, raw);
     const { storage, ids, clock, secrets, cipher, sender } = this.#deps;
     await checkWebhookTarget(sender, input.url);
-    const secret = `whsec_${secrets.randomToken(32)}`;
+    const secret = webhookSecretFromToken(secrets.randomToken(32));
     const now = clock.now();
     const endpoint: WebhookEndpoint = {
       id: ids.next(), organizationId: scope.organizationId, url: input.url, events: input.events, isActive: true,

@@ -27,7 +27,7 @@ export async function authenticate(ctx: Koa.Context, route: RouteDefinition, aut
     if (route.auth !== 'tenant-or-api-key' || !route.apiKeyScope) {
       throw new AppError('UNAUTHORIZED', 'API keys are accepted only on message send, bulk send, message lookup, event list and event trigger; use a Bearer token');
     }
-    const key = await auth.apiKey.execute(apiKey, route.apiKeyScope);
+    const key = await auth.apiKey.execute(apiKey, route.apiKeyScope, ctx.ip || null);
     return { user: null, tenant: { organizationId: key.organizationId, userId: null, role: null, apiKey: { id: key.id, isSandbox: key.isSandbox, scopes: key.scopes } } };
   }
   if (!bearer) throw new AppError('UNAUTHORIZED', route.auth === 'tenant-or-api-key' ? 'Authentication required: X-API-Key or Bearer token' : 'Authentication required: Bearer token');

@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key.ts';
 import { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys.ts';
 import { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key.ts';
+import { UpdateApiKey } from '../../../core/use-cases/api-keys/update-api-key.ts';
 import { INFRA } from '../../tokens.ts';
 import { apiKeyRoutes } from '../routes/api-key-routes.ts';
 import { API } from '../tokens.ts';
@@ -12,6 +13,7 @@ export function bindApiKeysModule(container: Container): void {
       createApiKey: new CreateApiKey({ storage, secrets, ids, clock }),
       listApiKeys: new ListApiKeys({ storage, clock }),
       revokeApiKey: new RevokeApiKey({ storage, apiKeys, clock }),
+      updateApiKey: new UpdateApiKey({ storage, apiKeys, clock }),
     }),
     [INFRA.storage, INFRA.secrets, INFRA.ids, INFRA.clock, INFRA.apiKeyLookup]).inSingletonScope();
 }

@@ -1,12 +1,14 @@
 import { CreateApiKeyInput, type CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key.ts';
 import type { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys.ts';
 import type { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key.ts';
+import { UpdateApiKeyInput, type UpdateApiKey } from '../../../core/use-cases/api-keys/update-api-key.ts';
 import { ok, requireMember, requireTenant, type RouteDefinition } from '../route.ts';
 
 export interface ApiKeyRouteDeps {
   createApiKey: CreateApiKey;
   listApiKeys: ListApiKeys;
   revokeApiKey: RevokeApiKey;
+  updateApiKey: UpdateApiKey;
 }
 
 const DENIED = {
@@ -27,9 +29,18 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDefinition[] {
       auth: 'tenant', permission: 'api-keys:write', body: CreateApiKeyInput,
       responses: {
         201: 'The key view plus `key`, the full key text (shown only this once)', ...DENIED,
-        400: 'NAME_REQUIRED, VALIDATION_ERROR (unknown scope, expiresAt not in the future) or ORGANIZATION_REQUIRED',
+        400: 'NAME_REQUIRED, VALIDATION_ERROR (unknown scope, expiresAt not in the future, allowedCidrs not address ranges or more than 20) or ORGANIZATION_REQUIRED',
       },
       handler: async (input) => ok(await deps.createApiKey.execute(requireMember(input), input.body), 201),
+    },
+    {
+      method: 'PATCH', path: '/api-keys/:id', tag: 'API keys', summary: 'Set the client address ranges the key may be used from (`allowedCidrs`; [] for any)',
+      auth: 'tenant', permission: 'api-keys:write', body: UpdateApiKeyInput,
+      responses: {
+        200: 'The key view (with `allowedCidrs` in canonical form)', ...DENIED,
+        400: 'VALIDATION_ERROR (not an IPv4/IPv6 range, more than 20, another field) or ORGANIZATION_REQUIRED', 404: 'NOT_FOUND',
+      },
+      handler: async (input) => ok(await deps.updateApiKey.execute(requireMember(input), input.params['id'] ?? '', input.body)),
     },
     {
       method: 'DELETE', path: '/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key (idempotent; immediate in this process)',

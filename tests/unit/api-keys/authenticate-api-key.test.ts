@@ -33,6 +33,21 @@ describe('AuthenticateApiKey', () => {
     expect(core.storage.state.apiKeys.get(created.id)!.lastUsedAt).to.deep.equal(core.clock.now());
   });
 
+  it('checks the key\'s allowed address ranges after its validity and before its scope; records the normalized address', async () => {
+    const core = buildCore();
+    const created = await new CreateApiKey(core).execute(ORG_A, { name: 'Office', scopes: ['messages:send'], allowedCidrs: ['203.0.113.0/24', '2001:db8::/32'] });
+    const outside = await rejection(authenticate(core).execute(created.key, 'messages:send', '198.51.100.7'));
+    expect([outside.code, outside.message]).to.deep.equal(['API_KEY_ADDRESS_NOT_ALLOWED', 'This API key may not be used from 198.51.100.7; its allowed address ranges do not include it']);
+    expect((await rejection(authenticate(core).execute(created.key, 'messages:send', null))).code).to.equal('API_KEY_ADDRESS_NOT_ALLOWED');
+    expect((await rejection(authenticate(core).execute(created.key, 'events:trigger', '198.51.100.7'))).code).to.equal('API_KEY_ADDRESS_NOT_ALLOWED');
+    expect((await rejection(authenticate(core).execute(created.key, 'events:trigger', '203.0.113.9'))).code).to.equal('FORBIDDEN');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(core.storage.state.apiKeys.get(created.id)!.lastUsedAt).to.equal(null); // refused uses are not recorded
+    expect(await authenticate(core).execute(created.key, 'messages:send', '2001:DB8:0::42')).to.include({ id: created.id });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(core.storage.state.apiKeys.get(created.id)!.lastUsedIp).to.equal('2001:db8::42');
+  });
+
   it('refuses an unknown key with UNAUTHORIZED', async () => {
     const core = buildCore();
     const error = await rejection(authenticate(core).execute(`nk_test_${'a'.repeat(43)}`, 'messages:send'));

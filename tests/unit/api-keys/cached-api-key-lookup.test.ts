@@ -5,7 +5,7 @@ import type { Storage } from '../../../core/ports/storage.ts';
 
 const KEY: ApiKey = {
   id: 'key-1', organizationId: 'org-a', name: 'k', prefix: 'nk_test_abcd', keyHash: 'hash-1', isSandbox: true, scopes: ['messages:send'],
-  expiresAt: null, revokedAt: null, lastUsedAt: null, createdByUserId: 'user-a', createdAt: new Date('2026-01-01T00:00:00Z'),
+  expiresAt: null, revokedAt: null, lastUsedAt: null, lastUsedIp: null, allowedCidrs: [], createdByUserId: 'user-a', createdAt: new Date('2026-01-01T00:00:00Z'),
 };
 
 /** A repository whose reads wait until the test releases them, counting each one. */
