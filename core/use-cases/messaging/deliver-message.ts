@@ -14,6 +14,9 @@ import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
+import { backOffOnThrottle, paceProvider, paceTenant, type DeliveryPacing } from './delivery-pacing.ts';
+import { laneOf } from '../../domain/delivery-lane.ts';
+import { QUEUES } from '../../ports/job-queue.ts';
 import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 export interface DeliverMessageDeps {
@@ -39,6 +42,8 @@ export interface DeliverMessageDeps {
    * difference first (docs/providers.md). Without it, fallbacks are not charged extra.
    */
   platformPrice?: (message: Message) => Promise<number>;
+  /** Providers' configured rates and organizations' ceilings, shared by every process (delivery-pacing.ts); without it, nothing is paced. */
+  pacing?: DeliveryPacing | undefined;
 }
 
 /** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
@@ -51,6 +56,8 @@ interface Tried {
   accepted: { attempt: MessageAttempt; delivered: boolean } | null;
   failures: Array<Extract<ProviderResult, { accepted: false }>>;
   lastProvider: string | null;
+  /** Set when no rate slot was in reach: the milliseconds to postpone the delivery by. */
+  postponeMs: number | null;
 }
 
 /**
@@ -118,7 +125,9 @@ export class DeliverMessage {
   /** The providers for the message, in failover order, until one accepts or a failure is permanent. Failed attempts are recorded as they happen. */
   async #tryProviders(claimed: Message): Promise<Tried> {
     const { clock, storage } = this.#deps;
-    const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null };
+    const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null, postponeMs: null };
+    tried.postponeMs = await paceTenant(this.#deps.pacing, claimed.organizationId);
+    if (tried.postponeMs !== null) return tried;
     let ownAccountTried = false;
     let fallbackCharged = false;
     const candidates = this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId);
@@ -140,6 +149,9 @@ export class DeliverMessage {
         }
         tried.message = charged;
       }
+      // A rate wait is not a failure: the delivery is postponed for this provider, not failed over (docs/providers.md, "Rate shaping").
+      tried.postponeMs = await paceProvider(this.#deps.pacing, provider);
+      if (tried.postponeMs !== null) break;
       const started = clock.now().getTime();
       tried.lastProvider = provider.name;
       const result = await provider.send({
@@ -156,6 +168,7 @@ export class DeliverMessage {
         return tried;
       }
       await storage.messageStatus.recordAttempt(attempt);
+      await backOffOnThrottle(this.#deps.pacing, provider, result);
       tried.failures.push(result);
       // A recipient's or the message's failure ends it; a transient or account-level one fails over (docs/failover.md).
       if (!failsOver(result)) break;
@@ -187,8 +200,9 @@ export class DeliverMessage {
   }
 
   /** Records what the providers made of a claimed message. */
-  async #settle({ message: claimed, accepted, failures, lastProvider }: Tried): Promise<Message | null> {
+  async #settle({ message: claimed, accepted, failures, lastProvider, postponeMs }: Tried): Promise<Message | null> {
     const { storage, clock } = this.#deps;
+    if (!accepted && postponeMs !== null) return this.#postpone(claimed, postponeMs, failures.length > 0);
     if (accepted) {
       // Attempt, transition and status event in one statement, shared with the other deliveries finishing now.
       const moved = await this.#recorder.record(claimed.organizationId, {
@@ -203,6 +217,25 @@ export class DeliverMessage {
     if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage, lastProvider), lastProvider ? `provider:${lastProvider}` : 'worker');
     await storage.messages.transition(claimed.id, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
     throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId: claimed.id, errorCode: last.errorCode }, { retryable: true });
+  }
+
+  /**
+   * No rate slot in reach: the claim is released (its attempt given back unless a provider was tried and
+   * failed) and a new job is queued for when a slot is, in the message's lane with its tenant's fair tag,
+   * in one transaction. The job at hand completes: a rate wait never spends a retry.
+   */
+  async #postpone(claimed: Message, ms: number, attempted: boolean): Promise<Message | null> {
+    const { storage, clock } = this.#deps;
+    const attempts = attempted ? claimed.attempts : claimed.attempts - 1;
+    return storage.transaction(async (tx) => {
+      const moved = await tx.messages.transition(claimed.id, ['PENDING'], { status: attempts === 0 ? 'QUEUED' : 'PENDING', attempts, leaseUntil: null, updatedAt: clock.now() });
+      if (moved) {
+        await tx.jobs.enqueueMany(QUEUES.notificationSend, [{
+          data: { messageId: claimed.id }, options: { lane: laneOf(claimed.category), tenant: claimed.organizationId, startAfterSeconds: Math.max(0.05, ms / 1000), fairTag: true },
+        }]);
+      }
+      return moved;
+    });
   }
 
   /** FAILED plus the refund, in one transaction. */
