@@ -13,14 +13,14 @@ export interface DeliveryPacing {
   buckets: RateBuckets;
   /** The organizations' ceilings; without it, no tenant ceiling applies. */
   limits?: Pick<TenantDeliveryLimitRepository, 'find'> | undefined;
-  /** The longest a delivery waits in process for a slot before it is postponed instead (default 1000 ms). */
+  /** The longest a delivery waits in process for a slot before it is postponed instead (default 250 ms: a wait holds the worker's batch). */
   maxWaitMs?: number;
   /** How long a vendor's 429 (errorCode RATE_LIMITED) holds the provider's bucket (default 1 s). */
   backOffSeconds?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-const DEFAULT_MAX_WAIT_MS = 1_000;
+const DEFAULT_MAX_WAIT_MS = 250;
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The pacing key of a provider (its delivery name: an organization's own account is `<organization id>/<name>`). */
