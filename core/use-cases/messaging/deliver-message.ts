@@ -14,9 +14,7 @@ import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
-import { backOffOnThrottle, paceProvider, paceTenant, type DeliveryPacing } from './delivery-pacing.ts';
-import { laneOf } from '../../domain/delivery-lane.ts';
-import { QUEUES } from '../../ports/job-queue.ts';
+import { backOffOnThrottle, paceProvider, paceTenant, postponeDelivery, type DeliveryPacing } from './delivery-pacing.ts';
 import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 export interface DeliverMessageDeps {
@@ -126,8 +124,6 @@ export class DeliverMessage {
   async #tryProviders(claimed: Message): Promise<Tried> {
     const { clock, storage } = this.#deps;
     const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null, postponeMs: null };
-    tried.postponeMs = await paceTenant(this.#deps.pacing, claimed.organizationId);
-    if (tried.postponeMs !== null) return tried;
     let ownAccountTried = false;
     let fallbackCharged = false;
     const candidates = this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId);
@@ -138,6 +134,9 @@ export class DeliverMessage {
     }
     const content = openContent(this.#deps.sealer, claimed);
     if (!content) tried.failures.push({ accepted: false, retryable: false, errorCode: 'CONTENT_UNREADABLE', errorMessage: 'The message text could not be decrypted' });
+    // The organization's ceiling (a sandbox send reaches no vendor: not counted).
+    if (content && serving.length > 0 && !claimed.isSandbox) tried.postponeMs = await paceTenant(this.#deps.pacing, claimed.organizationId);
+    if (tried.postponeMs !== null) return tried;
     for (const provider of content ? serving : []) {
       if (provider.organizationId) ownAccountTried = true;
       else if (ownAccountTried && !fallbackCharged) {
@@ -202,7 +201,7 @@ export class DeliverMessage {
   /** Records what the providers made of a claimed message. */
   async #settle({ message: claimed, accepted, failures, lastProvider, postponeMs }: Tried): Promise<Message | null> {
     const { storage, clock } = this.#deps;
-    if (!accepted && postponeMs !== null) return this.#postpone(claimed, postponeMs, failures.length > 0);
+    if (!accepted && postponeMs !== null) return postponeDelivery(this.#deps, claimed, postponeMs, failures.length > 0);
     if (accepted) {
       // Attempt, transition and status event in one statement, shared with the other deliveries finishing now.
       const moved = await this.#recorder.record(claimed.organizationId, {
@@ -217,25 +216,6 @@ export class DeliverMessage {
     if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage, lastProvider), lastProvider ? `provider:${lastProvider}` : 'worker');
     await storage.messages.transition(claimed.id, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
     throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId: claimed.id, errorCode: last.errorCode }, { retryable: true });
-  }
-
-  /**
-   * No rate slot in reach: the claim is released (its attempt given back unless a provider was tried and
-   * failed) and a new job is queued for when a slot is, in the message's lane with its tenant's fair tag,
-   * in one transaction. The job at hand completes: a rate wait never spends a retry.
-   */
-  async #postpone(claimed: Message, ms: number, attempted: boolean): Promise<Message | null> {
-    const { storage, clock } = this.#deps;
-    const attempts = attempted ? claimed.attempts : claimed.attempts - 1;
-    return storage.transaction(async (tx) => {
-      const moved = await tx.messages.transition(claimed.id, ['PENDING'], { status: attempts === 0 ? 'QUEUED' : 'PENDING', attempts, leaseUntil: null, updatedAt: clock.now() });
-      if (moved) {
-        await tx.jobs.enqueueMany(QUEUES.notificationSend, [{
-          data: { messageId: claimed.id }, options: { lane: laneOf(claimed.category), tenant: claimed.organizationId, startAfterSeconds: Math.max(0.05, ms / 1000), fairTag: true },
-        }]);
-      }
-      return moved;
-    });
   }
 
   /** FAILED plus the refund, in one transaction. */

@@ -1,4 +1,9 @@
+import { laneOf } from '../../domain/delivery-lane.ts';
+import type { Message } from '../../domain/message.ts';
 import type { ChannelProvider, ProviderResult } from '../../ports/channel-provider.ts';
+import type { Clock } from '../../ports/clock.ts';
+import { QUEUES } from '../../ports/job-queue.ts';
+import type { Storage } from '../../ports/storage.ts';
 import type { RateBuckets } from '../../ports/rate-buckets.ts';
 import type { TenantDeliveryLimitRepository } from '../../ports/tenant-delivery-limits.ts';
 
@@ -50,4 +55,22 @@ export async function paceProvider(pacing: DeliveryPacing | undefined, provider:
 export async function backOffOnThrottle(pacing: DeliveryPacing | undefined, provider: ChannelProvider, result: ProviderResult): Promise<void> {
   if (!pacing || !provider.ratePerSecond || result.accepted || result.errorCode !== 'RATE_LIMITED') return;
   await pacing.buckets.backOff(providerRateKey(provider), pacing.backOffSeconds ?? 1);
+}
+
+/**
+ * No rate slot in reach: the claim is released (its attempt given back unless a provider was tried and
+ * failed in it) and a new job is queued for when a slot is, in the message's lane with its tenant's fair
+ * tag, in one transaction. The job at hand completes: a rate wait never spends a retry.
+ */
+export async function postponeDelivery(deps: { storage: Storage; clock: Clock }, claimed: Message, ms: number, attempted: boolean): Promise<Message | null> {
+  const attempts = attempted ? claimed.attempts : claimed.attempts - 1;
+  return deps.storage.transaction(async (tx) => {
+    const moved = await tx.messages.transition(claimed.id, ['PENDING'], { status: attempts === 0 ? 'QUEUED' : 'PENDING', attempts, leaseUntil: null, updatedAt: deps.clock.now() });
+    if (moved) {
+      await tx.jobs.enqueueMany(QUEUES.notificationSend, [{
+        data: { messageId: claimed.id }, options: { lane: laneOf(claimed.category), tenant: claimed.organizationId, startAfterSeconds: Math.max(0.05, ms / 1000), fairTag: true },
+      }]);
+    }
+    return moved;
+  });
 }

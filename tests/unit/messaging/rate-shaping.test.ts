@@ -68,6 +68,19 @@ describe('Rate shaping at delivery (docs/providers.md, "Rate shaping")', () => {
     expect(messages.map((m) => m.attempts), 'waiting for a slot is not an attempt').to.deep.equal(Array(20).fill(1));
   });
 
+  it('backs the provider off for every worker when the vendor answers 429 (RATE_LIMITED), the failure itself retried as usual', async () => {
+    const vendor = new PacedVendor(100);
+    vendor.next = () => ({ accepted: false, retryable: true, errorCode: 'RATE_LIMITED', errorMessage: 'paced-sms: rate limited (HTTP 429)' });
+    const p = await buildPipeline({ balance: 100_000, liveSms: [vendor] });
+    const buckets = new InMemoryRateBuckets();
+    const deliver = new DeliverMessage({ storage: p.core.storage, providers: directoryOf(vendor), clock: p.core.clock, ids: p.core.ids, maxAttempts: 3, leaseSeconds: 60, pacing: { buckets } });
+    const { log } = await p.send.execute(p.live, { channel: 'SMS', to: ghPhone(1), body: 'Hello', async: true });
+    const [outcome] = await deliver.executeMany([String(log['id'])]);
+    expect((outcome?.error as { code?: string } | undefined)?.code).to.equal('PROVIDER_UNAVAILABLE');
+    const next = await buckets.take('provider:paced-sms', 100, 0);
+    expect(next.granted ? 0 : next.retryAfterMs, 'the next slot is about a second away').to.be.within(800, 1_000);
+  });
+
   it('holds an organization to its delivery ceiling while another organization\'s messages go at full speed', async () => {
     const vendor = new PacedVendor(0);
     const p = await buildPipeline({ balance: 100_000, liveSms: [vendor] });
