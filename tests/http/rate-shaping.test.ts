@@ -47,6 +47,16 @@ describe('HTTP: rate shaping (provider ratePerSecond, tenant delivery limits)', 
     }
   });
 
+  it('lets an organization pace its own vendor account (settings.ratePerSecond), validated the same way', async () => {
+    const bad = await app.api.post('/vendor-accounts', { name: 'own-paced', vendor: 'arkesel-sms', settings: { senderId: 'ACME', ratePerSecond: 'fast' }, credentials: { apiKey: 'k' } }, tenant.auth);
+    expect(bad.status, bad.text).to.equal(400);
+    expect(Object.keys(bad.body.error.details.fieldErrors)).to.deep.equal(['settings']);
+    const good = await app.api.post('/vendor-accounts', { name: 'own-paced', vendor: 'arkesel-sms', countries: ['ZZ'], settings: { senderId: 'ACME', ratePerSecond: '2.5' }, credentials: { apiKey: 'k' } }, tenant.auth);
+    expect(good.status, good.text).to.equal(201);
+    expect(good.body.data.settings).to.include({ ratePerSecond: '2.5' });
+    expect((await app.api.request('DELETE', `/vendor-accounts/${good.body.data.id}`, undefined, tenant.auth)).status).to.be.oneOf([200, 204]);
+  });
+
   it('paces deliveries to a provider\'s ratePerSecond: postponed messages keep their attempt, each reaches the vendor once, at most 2 a second', async () => {
     const created = await app.api.post('/admin/providers', {
       name: `paced-rw-${randomUUID().slice(0, 8)}`, vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['RW'],
