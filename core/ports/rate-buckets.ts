@@ -11,7 +11,8 @@ export type RateSlot = { granted: true; waitMs: number } | { granted: false; ret
 export interface RateBuckets {
   /**
    * Reserves the next slot of `key` when it starts within `maxWaitMs` (granted: the caller waits `waitMs`,
-   * then acts); otherwise takes nothing and answers how long until a slot would be within reach.
+   * then acts); otherwise takes no slot and gives the caller a place in line: `retryAfterMs` is when to come
+   * back, one interval after the previous refused caller's (so a backlog returns at about the rate).
    */
   take(key: string, ratePerSecond: number, maxWaitMs: number): Promise<RateSlot>;
   /** Pushes `key`'s next slot to at least `seconds` from now (the vendor answered 429: back off). */

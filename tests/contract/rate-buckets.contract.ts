@@ -40,6 +40,16 @@ export function describeRateBucketsContract(name: string, make: () => Promise<Ra
       expect((await buckets.take(uniqueId('rate'), 10, 0)).granted, 'another key has its own bucket').to.equal(true);
     });
 
+    it('gives refused takers places in line one interval apart, so a backlog comes back at the rate, not all at once', async () => {
+      const key = uniqueId('rate');
+      expect((await buckets.take(key, 10, 0)).granted).to.equal(true);
+      const refused = [];
+      for (let i = 0; i < 5; i++) refused.push(await buckets.take(key, 10, 0));
+      const after = refused.map((r) => (r.granted ? -1 : r.retryAfterMs));
+      expect(after[0]).to.be.within(50, 100);
+      after.slice(1).forEach((ms, i) => expect(ms - after[i]!, after.join(' ')).to.be.within(80, 105));
+    });
+
     it('holds a key off for the back-off after a vendor throttled it', async () => {
       const key = uniqueId('rate');
       expect((await buckets.take(key, 100, 0)).granted).to.equal(true);
