@@ -116,11 +116,12 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
       MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids, webhooks, pricing, optOutLinks) => new DeliverMessage({
+    (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
       platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body)?.price ?? message.cost,
+      pacing: { buckets, limits },
     }),
-    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks]).inSingletonScope();
+    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks, INFRA.rateBuckets, INFRA.deliveryLimits]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */

@@ -75,6 +75,7 @@ export class ProviderRuntime {
           breaker: { ...DEFAULT_BREAKER_POLICY, cooldownMs: this.#config.providerCircuitCooldownMs },
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
           maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
+          ratePerSecond: Number(config.settings['ratePerSecond'] ?? 0),
           ...(this.#observer ? { observer: this.#observer } : {}),
           organizationId: config.organizationId,
         }) };

@@ -5,6 +5,8 @@ import { OutboxEmailSender } from '../adapters/email/outbox-email-sender.ts';
 import { SystemClock } from '../adapters/memory/system-clock.ts';
 import { MikroOrmStorage } from '../adapters/postgres/mikro-orm-storage.ts';
 import { PostgresRateLimiter } from '../adapters/postgres/postgres-rate-limiter.ts';
+import { SqlRateBuckets } from '../adapters/postgres/sql-rate-buckets.ts';
+import { SqlTenantDeliveryLimitRepository } from '../adapters/postgres/sql-tenant-delivery-limit-repository.ts';
 import { PgBossJobQueue } from '../adapters/queue/pg-boss-job-queue.ts';
 import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hasher.ts';
 import { JoseSessionTokens } from '../adapters/security/jose-session-tokens.ts';
@@ -29,6 +31,8 @@ export function bindInfrastructure(container: Container, config: Config, logger:
   container.bind(INFRA.sessions).toResolvedValue((clock) => new JoseSessionTokens(config.jwtSecret, clock), [INFRA.clock]).inSingletonScope();
   container.bind(INFRA.storage).toResolvedValue((database, ids, boss) => new MikroOrmStorage(database, ids, boss), [INFRA.database, INFRA.ids, INFRA.boss]).inSingletonScope();
   container.bind(INFRA.rateLimiter).toResolvedValue((database, clock) => new PostgresRateLimiter(database, clock), [INFRA.database, INFRA.clock]).inSingletonScope();
+  container.bind(INFRA.rateBuckets).toResolvedValue((database) => new SqlRateBuckets(database), [INFRA.database]).inSingletonScope();
+  container.bind(INFRA.deliveryLimits).toResolvedValue((database) => new SqlTenantDeliveryLimitRepository(database), [INFRA.database]).inSingletonScope();
   container.bind(INFRA.email).toConstantValue(overrides.email ?? new OutboxEmailSender(path.join(config.dataDir, 'outbox')));
   container.bind(INFRA.apiKeyLookup).toResolvedValue(
     (storage) => new CachedApiKeyLookup(storage, { onError: (error) => logger.warn({ err: error }, 'api key touch failed') }), [INFRA.storage]).inSingletonScope();

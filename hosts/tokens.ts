@@ -8,6 +8,8 @@ import type { IdGenerator } from '../core/ports/id-generator.ts';
 import type { QueueMonitor } from '../core/ports/job-queue.ts';
 import type { PasswordHasher } from '../core/ports/password-hasher.ts';
 import type { RateLimiter } from '../core/ports/rate-limiter.ts';
+import type { RateBuckets } from '../core/ports/rate-buckets.ts';
+import type { TenantDeliveryLimitRepository } from '../core/ports/tenant-delivery-limits.ts';
 import type { Secrets } from '../core/ports/secrets.ts';
 import type { SessionTokens } from '../core/ports/session-tokens.ts';
 import type { Storage } from '../core/ports/storage.ts';
@@ -29,6 +31,8 @@ export const INFRA = {
   sessions: token<SessionTokens>('SessionTokens'),
   storage: token<Storage>('Storage'),
   rateLimiter: token<RateLimiter>('RateLimiter'),
+  rateBuckets: token<RateBuckets>('RateBuckets'),
+  deliveryLimits: token<TenantDeliveryLimitRepository>('TenantDeliveryLimitRepository'),
   email: token<EmailSender>('EmailSender'),
   apiKeyLookup: token<ApiKeyLookup>('ApiKeyLookup'),
   queueMonitor: token<QueueMonitor>('QueueMonitor'),

@@ -60,7 +60,7 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
 
   /** The same rule as pg-lane-clock.ts: the lane's clock is its smallest waiting tag, else the largest tag given. */
   #priority(queue: QueueName, lane: DeliveryLane, options: EnqueueOptions, clocks: Map<DeliveryLane, number>): number {
-    if (options.startAfterSeconds) return delayedPriority(lane);
+    if (options.startAfterSeconds && !options.fairTag) return delayedPriority(lane);
     if (!clocks.has(lane)) {
       const { low, high } = laneBand(lane);
       const waiting = this.#state.jobs.filter((j) => j.queue === queue && j.startAfterSeconds === 0).map((j) => this.#priorityOf(j)).filter((p) => p > low && p <= high); // the floor carries no tag (pg-lane-clock.ts)
@@ -70,7 +70,7 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
     const clock = clocks.get(lane)!;
     if (!options.tenant) return lanePriority(lane, clock + 1);
     const key = `${lane} ${options.tenant}`;
-    const [tag] = nextTags(this.#state.fairTags.get(key), clock, 1);
+    const [tag] = nextTags(this.#state.fairTags.get(key), clock, 1, this.#state.deliveryLimits.get(options.tenant)?.weight ?? 1);
     this.#state.fairTags.set(key, tag!);
     return lanePriority(lane, tag!);
   }

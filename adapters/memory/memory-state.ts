@@ -1,3 +1,4 @@
+import type { TenantDeliveryLimits } from '../../core/ports/tenant-delivery-limits.ts';
 import type { SendWindow } from '../../core/domain/send-window.ts';
 import type { OptOutLink } from '../../core/ports/opt-out-links.ts';
 import type { ApiKey } from '../../core/domain/api-key.ts';
@@ -48,6 +49,8 @@ export class MemoryState {
   jobLanes = new Map<MemoryJob, { priority: number; tenant: string | null }>();
   /** Fair-queueing tags: last tag given per `${lane} ${tenant}`. */
   fairTags = new Map<string, number>();
+  /** Delivery weight and ceiling per organization (InMemoryTenantDeliveryLimitRepository); the queue reads the weights. */
+  deliveryLimits = new Map<string, TenantDeliveryLimits>();
   messages = new Map<string, Message>();
   templates = new Map<string, Template>();
   approvals = new Map<string, ApprovalRequest>();

@@ -17,6 +17,8 @@ export interface GuardOptions {
   observer?: ProviderObserver;
   /** The organization whose own vendor account this is; absent for the platform's providers. */
   organizationId?: string | null;
+  /** The configured rate (`settings.ratePerSecond`), paced across processes by delivery (core/use-cases/messaging/delivery-pacing.ts). */
+  ratePerSecond?: number;
 }
 
 /**
@@ -28,6 +30,7 @@ export class GuardedProvider implements ChannelProvider {
   readonly channel: Channel;
   readonly inner: ChannelProvider;
   readonly organizationId: string | null;
+  readonly ratePerSecond: number;
   readonly #options: GuardOptions;
   readonly #now: () => number;
   #breaker: BreakerState = closedBreaker();
@@ -43,6 +46,7 @@ export class GuardedProvider implements ChannelProvider {
     this.name = inner.name;
     this.channel = inner.channel;
     this.organizationId = options.organizationId ?? null;
+    this.ratePerSecond = options.ratePerSecond ?? 0;
     this.#options = options;
     this.#now = options.now ?? Date.now;
     options.observer?.circuitStarted(this.name);

@@ -38,8 +38,11 @@ export function laneOfPriority(priority: number): DeliveryLane | null {
  * Start-time fair queueing: a tenant's next `count` jobs get consecutive tags from after both its own last
  * tag and the lane's clock (`now`: the smallest tag still waiting, or the largest ever given when nothing
  * waits). A tenant with a backlog queues behind itself; one arriving fresh starts at the lane's clock.
+ * A tenant of weight w steps 1/w per job (priorities floor the tag: w jobs share each priority), so it is
+ * served w jobs per round of the others' one.
  */
-export function nextTags(lastTag: number | undefined, now: number, count: number): number[] {
-  const start = Math.max(lastTag ?? 0, now) + 1;
-  return Array.from({ length: count }, (_, i) => start + i);
+export function nextTags(lastTag: number | undefined, now: number, count: number, weight = 1): number[] {
+  const step = 1 / weight;
+  const start = Math.max(lastTag ?? 0, now) + step;
+  return Array.from({ length: count }, (_, i) => start + i * step);
 }

@@ -16,15 +16,20 @@ export interface SqlExecutor {
 const CLOCK_SQL = `select coalesce(
     (select $4::bigint - max(priority) from pgboss.job
       where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority > $2 and priority <= $4),
-    (select max(last_tag) from delivery_fair_tags where lane = $3), 0)::bigint as clock`;
+    (select max(last_tag) from delivery_fair_tags where lane = $3), 0)::float8 as clock`;
 
-/** Takes `n` tags per (lane, tenant) in one statement, rows locked in key order (no deadlock between two batches). */
+/**
+ * Takes `n` tags per (lane, tenant) in one statement, rows locked in key order (no deadlock between two batches).
+ * A tenant of weight w (delivery_tenant_limits, migration 0053) steps 1/w per job: `last_count` is the span taken.
+ */
 const TAKE_SQL = `insert into delivery_fair_tags as t (lane, organization_id, last_tag, last_count)
-  select lane, organization_id, clock + n, n from unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) as v(lane, organization_id, clock, n)
-  order by lane, organization_id
+  select v.lane, v.organization_id, v.clock + v.n * s.step, v.n * s.step
+  from unnest($1::text[], $2::text[], $3::numeric[], $4::int[]) as v(lane, organization_id, clock, n)
+  cross join lateral (select 1 / coalesce((select l.weight from delivery_tenant_limits l where l.organization_id = v.organization_id), 1) as step) s
+  order by v.lane, v.organization_id
   on conflict (lane, organization_id) do update
     set last_tag = greatest(t.last_tag, excluded.last_tag - excluded.last_count) + excluded.last_count, last_count = excluded.last_count
-  returning lane, organization_id, last_tag`;
+  returning lane, organization_id, last_tag::float8 as last_tag, last_count::float8 as last_count`;
 
 /**
  * The pg-boss priority of each job (undefined: none), in order: runnable jobs of a tenant get consecutive
@@ -32,7 +37,7 @@ const TAKE_SQL = `insert into delivery_fair_tags as t (lane, organization_id, la
  * delayed jobs sit at their band's floor.
  */
 export async function lanePriorities(db: SqlExecutor, queue: string, options: readonly EnqueueOptions[]): Promise<Array<number | undefined>> {
-  const runnable = (o: EnqueueOptions): o is EnqueueOptions & { lane: DeliveryLane } => o.lane !== undefined && !o.startAfterSeconds;
+  const runnable = (o: EnqueueOptions): o is EnqueueOptions & { lane: DeliveryLane } => o.lane !== undefined && (!o.startAfterSeconds || o.fairTag === true);
   const lanes = [...new Set(options.filter(runnable).map((o) => o.lane))];
   if (lanes.length === 0) return options.map((o) => (o.lane ? delayedPriority(o.lane) : undefined));
   const clocks = new Map<DeliveryLane, number>();
@@ -49,19 +54,23 @@ export async function lanePriorities(db: SqlExecutor, queue: string, options: re
     entry.n += 1;
     counts.set(key, entry);
   }
-  const next = new Map<string, number>();
+  const next = new Map<string, { tag: number; step: number }>();
   if (counts.size > 0) {
     const entries = [...counts.values()];
-    const rows = (await db.executeSql(TAKE_SQL, [entries.map((e) => e.lane), entries.map((e) => e.tenant), entries.map((e) => clocks.get(e.lane)!), entries.map((e) => e.n)])).rows as Array<{ lane: string; organization_id: string; last_tag: string | number }>;
-    for (const row of rows) next.set(`${row.lane} ${row.organization_id}`, Number(row.last_tag) - counts.get(`${row.lane} ${row.organization_id}`)!.n + 1);
+    const rows = (await db.executeSql(TAKE_SQL, [entries.map((e) => e.lane), entries.map((e) => e.tenant), entries.map((e) => clocks.get(e.lane)!), entries.map((e) => e.n)])).rows as Array<{ lane: string; organization_id: string; last_tag: string | number; last_count: string | number }>;
+    for (const row of rows) {
+      const key = `${row.lane} ${row.organization_id}`;
+      const step = Number(row.last_count) / counts.get(key)!.n;
+      next.set(key, { tag: Number(row.last_tag) - Number(row.last_count) + step, step });
+    }
   }
   return options.map((o) => {
     if (!o.lane) return undefined;
     if (!runnable(o)) return delayedPriority(o.lane);
     if (!o.tenant) return lanePriority(o.lane, clocks.get(o.lane)! + 1);
     const key = `${o.lane} ${o.tenant}`;
-    const tag = next.get(key)!;
-    next.set(key, tag + 1);
-    return lanePriority(o.lane, tag);
+    const taken = next.get(key)!;
+    next.set(key, { tag: taken.tag + taken.step, step: taken.step });
+    return lanePriority(o.lane, taken.tag);
   });
 }

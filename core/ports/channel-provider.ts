@@ -49,6 +49,11 @@ export interface ChannelProvider {
    * Delivery skips providers answering false; without it, every destination of the channel is accepted.
    */
   accepts?(to: string): boolean;
+  /**
+   * The vendor's throughput limit for this account (messages/s, `settings.ratePerSecond`): delivery paces to
+   * it across every worker process (RateBuckets, key `provider:<name>`). Absent or 0: not paced.
+   */
+  readonly ratePerSecond?: number;
 }
 
 /**

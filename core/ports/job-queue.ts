@@ -44,6 +44,12 @@ export interface EnqueueOptions {
    * fair queueing), so a tenant with a large backlog gets its share, not all of it. Needs `lane`.
    */
   tenant?: string;
+  /**
+   * A delayed job that takes its tenant's fair-queueing tag now, as a runnable one would (a delivery
+   * postponed by rate shaping: it keeps its place among the tenants), instead of the lane's floor.
+   * A tenant's weight (TenantDeliveryLimits) is applied by the queue itself.
+   */
+  fairTag?: boolean;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface JobQueueSubject {
   fetch(queue: QueueName, count: number): Promise<Array<Record<string, unknown>>>;
   /** Makes the delayed jobs carrying this marker due now (as time passing would). */
   makeDue(queue: QueueName, marker: string): Promise<void>;
+  /** Sets a tenant's fair-share weight (TenantDeliveryLimits), as a platform administrator would. */
+  setWeight(tenant: string, weight: number): Promise<void>;
   /** Port promises this implementation is known not to keep yet: the tests are reported pending, not hidden. */
 }
 
@@ -152,6 +154,29 @@ export function describeJobQueueContract(name: string, makeSubject: () => Promis
         await subject.storage.transaction(async (tx) => { await tx.jobs.enqueue(QUEUE, { marker, n: 'b' }, { lane: 'TRANSACTIONAL', tenant: b }); });
         const next = await fetchOrder(marker, 3);
         expect(next, 'B waits behind at most two of A\'s 198 queued jobs').to.include('b');
+      });
+
+      it('serves a tenant of weight 2 about twice as often as a tenant of weight 1 while both have backlogs', async () => {
+        const marker = newMarker();
+        const [heavy, light] = [uniqueId('org'), uniqueId('org')];
+        await subject.setWeight(heavy, 2);
+        const backlog = (tenant: string, prefix: string) => Array.from({ length: 40 }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'MARKETING' as const, tenant } }));
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(light, 'l'));
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(heavy, 'h'));
+        const first = await fetchOrder(marker, 30);
+        const fromHeavy = first.filter((n) => n.startsWith('h')).length;
+        expect(first).to.have.length(30);
+        expect(fromHeavy, first.join(' ')).to.be.within(18, 22);
+      });
+
+      it('gives a postponed job its tenant\'s fair tag: once due it is served in turn, not behind the lane', async () => {
+        const marker = newMarker();
+        const [a, b] = [uniqueId('org'), uniqueId('org')];
+        await subject.storage.jobs.enqueueMany(QUEUE, [{ data: { marker, n: 'b-postponed' }, options: { lane: 'TRANSACTIONAL', tenant: b, startAfterSeconds: 60, fairTag: true } }]);
+        await subject.storage.jobs.enqueueMany(QUEUE, Array.from({ length: 20 }, (_, i) => ({ data: { marker, n: `a${i}` }, options: { lane: 'TRANSACTIONAL' as const, tenant: a } })));
+        await subject.makeDue(QUEUE, marker);
+        const order = await fetchOrder(marker, 21);
+        expect(order.indexOf('b-postponed'), order.join(' ')).to.be.at.most(2);
       });
 
       it('serves two tenants with backlogs in turn, whichever enqueued first', async () => {

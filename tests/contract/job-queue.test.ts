@@ -1,5 +1,6 @@
 import { InMemoryStorage } from '../../adapters/memory/in-memory-storage.ts';
 import { MikroOrmStorage } from '../../adapters/postgres/mikro-orm-storage.ts';
+import { SqlTenantDeliveryLimitRepository } from '../../adapters/postgres/sql-tenant-delivery-limit-repository.ts';
 import { PgBossJobQueue } from '../../adapters/queue/pg-boss-job-queue.ts';
 import { UuidV7IdGenerator } from '../../adapters/security/uuid-v7-id-generator.ts';
 import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
@@ -16,6 +17,7 @@ describeJobQueueContract('memory (InMemoryJobQueue)', async () => {
     remove: async (queue, marker) => { storage.state.jobs = storage.state.jobs.filter((j) => j.queue !== queue || !carrying(marker)(j)); },
     fetch: async (queue, count) => Array.from({ length: count }, () => storage.jobs.fetch(queue, 1)).flat().map((j) => j.data),
     makeDue: async (queue, marker) => { for (const job of storage.state.jobs) if (job.queue === queue && carrying(marker)(job)) job.startAfterSeconds = 0; },
+    setWeight: async (tenant, weight) => { storage.state.deliveryLimits.set(tenant, { weight, maxPerSecond: null }); },
   };
 });
 
@@ -43,6 +45,7 @@ for (const kind of await availableDatabaseKinds()) {
       makeDue: async (queue, marker) => {
         await boss.getDb().executeSql(`update pgboss.job set start_after = now() - interval '1 second' where name = $1 and data->>'marker' = $2`, [queue, marker]);
       },
+      setWeight: async (tenant, weight) => new SqlTenantDeliveryLimitRepository(database).save(tenant, { weight, maxPerSecond: null }, new Date()),
     };
   });
 }

@@ -2,6 +2,11 @@ import { expect } from 'chai';
 import type { Message } from '../../core/domain/message.ts';
 import type { AcceptedDelivery } from '../../core/ports/message-status-repository.ts';
 import type { Storage } from '../../core/ports/storage.ts';
+import { InMemoryRateBuckets } from '../../adapters/memory/in-memory-rate-buckets.ts';
+import { FixedClock } from '../../adapters/memory/fixed-clock.ts';
+import { UuidV7IdGenerator } from '../../adapters/security/uuid-v7-id-generator.ts';
+import type { OutboundMessage } from '../../core/ports/channel-provider.ts';
+import { DeliverMessage } from '../../core/use-cases/messaging/deliver-message.ts';
 import { aMessage, at, seedOrganization, uniqueId } from './contract-fixtures.ts';
 
 const queued = (organizationId: string, overrides: Partial<Message> = {}) =>
@@ -92,6 +97,22 @@ export function describeMessageDeliveryContract(name: string, makeStorage: () =>
       }).catch(() => undefined);
       expect((await storage.messages.findForDelivery(m.id))?.status).to.equal('PENDING');
       expect(await storage.messageStatus.listAttempts(m.id)).to.deep.equal([]);
+    });
+
+    it('postpones a delivery without a rate slot: the claim and its attempt given back, the provider not called, no failure for its job', async () => {
+      const m = queued(org);
+      await storage.messages.insertMany([m]);
+      const buckets = new InMemoryRateBuckets();
+      await buckets.take('provider:paced', 0.1, 0); // the only slot for the next 10 s
+      const calls: string[] = [];
+      const provider = { name: 'paced', channel: 'SMS' as const, ratePerSecond: 0.1, send: async (o: OutboundMessage) => { calls.push(o.messageId); return { accepted: true as const, providerMessageId: 'x', delivered: false }; } };
+      const deliver = new DeliverMessage({ storage, providers: { providersFor: () => [provider] }, clock: new FixedClock(at(10)), ids: new UuidV7IdGenerator(), maxAttempts: 3, leaseSeconds: 60, pacing: { buckets } });
+      const [outcome] = await deliver.executeMany([m.id]);
+      expect(outcome?.error).to.equal(undefined);
+      expect(calls).to.deep.equal([]);
+      expect(await storage.messages.findForDelivery(m.id)).to.include({ status: 'QUEUED', attempts: 0, leaseUntil: null });
+      const [again] = await storage.messages.claimManyForDelivery([m.id], at(11), at(70));
+      expect(again, 'claimable again at once, its first attempt still to come').to.include({ attempts: 1 });
     });
   });
 }

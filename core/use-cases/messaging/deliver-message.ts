@@ -14,6 +14,7 @@ import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
 import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
+import { backOffOnThrottle, paceProvider, paceTenant, postponeDelivery, type DeliveryPacing } from './delivery-pacing.ts';
 import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 export interface DeliverMessageDeps {
@@ -39,6 +40,8 @@ export interface DeliverMessageDeps {
    * difference first (docs/providers.md). Without it, fallbacks are not charged extra.
    */
   platformPrice?: (message: Message) => Promise<number>;
+  /** Providers' configured rates and organizations' ceilings, shared by every process (delivery-pacing.ts); without it, nothing is paced. */
+  pacing?: DeliveryPacing | undefined;
 }
 
 /** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
@@ -51,6 +54,8 @@ interface Tried {
   accepted: { attempt: MessageAttempt; delivered: boolean } | null;
   failures: Array<Extract<ProviderResult, { accepted: false }>>;
   lastProvider: string | null;
+  /** Set when no rate slot was in reach: the milliseconds to postpone the delivery by. */
+  postponeMs: number | null;
 }
 
 /**
@@ -118,7 +123,7 @@ export class DeliverMessage {
   /** The providers for the message, in failover order, until one accepts or a failure is permanent. Failed attempts are recorded as they happen. */
   async #tryProviders(claimed: Message): Promise<Tried> {
     const { clock, storage } = this.#deps;
-    const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null };
+    const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null, postponeMs: null };
     let ownAccountTried = false;
     let fallbackCharged = false;
     const candidates = this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId);
@@ -129,6 +134,9 @@ export class DeliverMessage {
     }
     const content = openContent(this.#deps.sealer, claimed);
     if (!content) tried.failures.push({ accepted: false, retryable: false, errorCode: 'CONTENT_UNREADABLE', errorMessage: 'The message text could not be decrypted' });
+    // The organization's ceiling (a sandbox send reaches no vendor: not counted).
+    if (content && serving.length > 0 && !claimed.isSandbox) tried.postponeMs = await paceTenant(this.#deps.pacing, claimed.organizationId);
+    if (tried.postponeMs !== null) return tried;
     for (const provider of content ? serving : []) {
       if (provider.organizationId) ownAccountTried = true;
       else if (ownAccountTried && !fallbackCharged) {
@@ -140,6 +148,9 @@ export class DeliverMessage {
         }
         tried.message = charged;
       }
+      // A rate wait is not a failure: the delivery is postponed for this provider, not failed over (docs/providers.md, "Rate shaping").
+      tried.postponeMs = await paceProvider(this.#deps.pacing, provider);
+      if (tried.postponeMs !== null) break;
       const started = clock.now().getTime();
       tried.lastProvider = provider.name;
       const result = await provider.send({
@@ -156,6 +167,7 @@ export class DeliverMessage {
         return tried;
       }
       await storage.messageStatus.recordAttempt(attempt);
+      await backOffOnThrottle(this.#deps.pacing, provider, result);
       tried.failures.push(result);
       // A recipient's or the message's failure ends it; a transient or account-level one fails over (docs/failover.md).
       if (!failsOver(result)) break;
@@ -187,8 +199,9 @@ export class DeliverMessage {
   }
 
   /** Records what the providers made of a claimed message. */
-  async #settle({ message: claimed, accepted, failures, lastProvider }: Tried): Promise<Message | null> {
+  async #settle({ message: claimed, accepted, failures, lastProvider, postponeMs }: Tried): Promise<Message | null> {
     const { storage, clock } = this.#deps;
+    if (!accepted && postponeMs !== null) return postponeDelivery(this.#deps, claimed, postponeMs, failures.length > 0);
     if (accepted) {
       // Attempt, transition and status event in one statement, shared with the other deliveries finishing now.
       const moved = await this.#recorder.record(claimed.organizationId, {

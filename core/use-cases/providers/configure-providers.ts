@@ -7,6 +7,12 @@ import type { PlatformProviderFields, ProviderRepository, ProviderWithCredential
 
 const country = v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^([A-Z]{2}|\*)$/, 'must be an ISO 3166 alpha-2 code or *'));
 
+/** A vendor's throughput limit as configured (`settings.ratePerSecond`, docs/providers.md "Rate shaping"): a decimal from 0.01 to 100000. */
+function validRate(value: string): boolean {
+  const rate = Number(value);
+  return /^\d+(\.\d+)?$/.test(value.trim()) && rate >= 0.01 && rate <= 100_000;
+}
+
 /** Each field of a provider definition, alone (the PATCH of provider administration takes any of them). */
 export const PROVIDER_FIELDS = {
   name: v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, 'must be 2-63 lowercase letters, digits, dot, underscore or hyphen')),
@@ -16,7 +22,8 @@ export const PROVIDER_FIELDS = {
   active: v.boolean('must be true or false'),
   countries: v.pipe(v.array(country, 'must be an array of country codes'), v.minLength(1, 'must name at least one country or *'), v.maxLength(250, 'at most 250 countries')),
   settings: v.pipe(v.record(v.string(), v.pipe(v.string('values must be strings'), v.maxLength(2_000, 'values must be at most 2000 characters'))),
-    v.check((s) => Object.keys(s).length <= 50, 'at most 50 settings')),
+    v.check((s) => Object.keys(s).length <= 50, 'at most 50 settings'),
+    v.check((s) => s['ratePerSecond'] === undefined || validRate(s['ratePerSecond']), 'ratePerSecond must be a number of messages per second from 0.01 to 100000')),
   credentials: v.pipe(v.record(v.string(), v.pipe(v.string('values must be strings'), v.maxLength(20_000, 'values are too long'))),
     v.check((s) => Object.keys(s).length <= 20, 'at most 20 credentials')),
 };

@@ -13,6 +13,9 @@ import { RecordImpersonatedRequest } from '../../../core/use-cases/admin/record-
 import { SetTenantPaused } from '../../../core/use-cases/admin/set-tenant-paused.ts';
 import { INFRA } from '../../tokens.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { deliveryLimitRoutes } from '../routes/delivery-limit-routes.ts';
+import { GetTenantDeliveryLimits } from '../../../core/use-cases/admin/get-tenant-delivery-limits.ts';
+import { SetTenantDeliveryLimits } from '../../../core/use-cases/admin/set-tenant-delivery-limits.ts';
 import { API } from '../tokens.ts';
 
 /** Platform administration: revenue, tenants, pause/resume, impersonation, approvals, audit log. */
@@ -31,6 +34,10 @@ export function bindAdminModule(container: Container): void {
       replaceSendWindows: new ReplaceSendWindows({ storage, ids, clock, onChange: () => timing.windows?.invalidate?.() }),
     }),
     [INFRA.config, INFRA.storage, INFRA.sessions, INFRA.ids, INFRA.clock, MESSAGING.sendTiming]).inSingletonScope();
+  container.bind(API.routes).toResolvedValue((storage, limits, ids, clock) => deliveryLimitRoutes({
+    getTenantDeliveryLimits: new GetTenantDeliveryLimits({ storage, limits }),
+    setTenantDeliveryLimits: new SetTenantDeliveryLimits({ storage, limits, ids, clock }),
+  }), [INFRA.storage, INFRA.deliveryLimits, INFRA.ids, INFRA.clock]).inSingletonScope();
   container.bind(API.recordImpersonatedRequest).toResolvedValue(
     (storage, ids, clock) => new RecordImpersonatedRequest({ storage, ids, clock }), [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
 }

@@ -17,6 +17,8 @@ export interface ReceivedRequest {
   body: string;
   /** The body parsed as JSON, or null. */
   json: unknown;
+  /** When it arrived (epoch ms): rate tests count requests per second. */
+  receivedAt: number;
 }
 
 /** What the next request gets instead of the vendor's normal answer. */
@@ -60,7 +62,7 @@ export async function startFakeServer(vendor: FakeVendorDefinition): Promise<Fak
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = Buffer.concat(chunks).toString('utf8');
       const request: ReceivedRequest = {
-        method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, json: parseJson(body),
+        method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, json: parseJson(body), receivedAt: Date.now(),
       };
       received.push(request);
       const outcome = queue.shift() ?? { kind: 'success' };

@@ -26,7 +26,7 @@ export function AdminProvidersPage(): ReactNode {
   const [busy, setBusy] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const form = useForm({ name: '', vendor: '', channel: 'SMS', countries: '*', priority: '100', settings: '', credentials: '' });
+  const form = useForm({ name: '', vendor: '', channel: 'SMS', countries: '*', priority: '100', settings: '', ratePerSecond: '', credentials: '' });
   if (!session.isAdmin) return <Page title="Providers"><Notice kind="warning">Only platform administrators see this page.</Notice></Page>;
 
   const act = async (id: string, label: string, work: () => Promise<unknown>) => {
@@ -38,7 +38,7 @@ export function AdminProvidersPage(): ReactNode {
     const credentials = pairs(v.credentials);
     await api.post('/admin/providers', {
       name: v.name.trim(), vendor: v.vendor.trim(), channel: v.channel, priority: Number(v.priority),
-      countries: v.countries.split(',').map((c) => c.trim()).filter(Boolean), settings: pairs(v.settings),
+      countries: v.countries.split(',').map((c) => c.trim()).filter(Boolean), settings: { ...pairs(v.settings), ...(v.ratePerSecond.trim() ? { ratePerSecond: v.ratePerSecond.trim() } : {}) },
       ...(Object.keys(credentials).length > 0 ? { credentials } : {}),
     });
     form.set('credentials', ''); form.set('name', '');
@@ -92,6 +92,7 @@ export function AdminProvidersPage(): ReactNode {
           <Field label="Countries" name="countries" error={form.error} hint="ISO codes separated by commas, or * for every country">{(f) => <input {...f} value={form.values.countries} onChange={(e) => form.set('countries', e.target.value)} />}</Field>
           <Field label="Priority" name="priority" error={form.error} hint="Lower is tried first">{(f) => <input {...f} type="number" min={0} value={form.values.priority} onChange={(e) => form.set('priority', e.target.value)} />}</Field>
         </div>
+        <Field label="Rate (messages/s)" name="ratePerSecond" error={form.error} hint="The vendor's throughput limit for this account or sender; every worker together paces to it. Empty: unpaced.">{(f) => <input {...f} type="number" min={0.01} step="any" value={form.values.ratePerSecond} onChange={(e) => form.set('ratePerSecond', e.target.value)} />}</Field>
         <Field label="Settings" name="settings" error={form.error} hint="One key=value per line (senderId, baseUrl, maxPerSecond ...)">{(f) => <textarea {...f} rows={3} value={form.values.settings} onChange={(e) => form.set('settings', e.target.value)} />}</Field>
         <Field label="Credentials" name="credentials" error={form.error} hint="One key=value per line. Sent once, stored encrypted, never shown again.">{(f) => <textarea {...f} rows={2} autoComplete="off" spellCheck={false} value={form.values.credentials} onChange={(e) => form.set('credentials', e.target.value)} />}</Field>
         <button type="submit" disabled={form.submitting}>{form.submitting ? 'Adding…' : 'Add provider'}</button>

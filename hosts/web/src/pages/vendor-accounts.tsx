@@ -31,13 +31,13 @@ export function SendingPage(): ReactNode {
 
 function VendorAccountsSection(): ReactNode {
   const list = useAsync(async () => api.get<VendorAccountList>('/vendor-accounts'));
-  const form = useForm({ name: '', vendor: 'arkesel-sms', countries: 'GH', credentials: EXAMPLES['arkesel-sms']!.credentials, settings: EXAMPLES['arkesel-sms']!.settings, platformFallback: true });
+  const form = useForm({ name: '', vendor: 'arkesel-sms', countries: 'GH', credentials: EXAMPLES['arkesel-sms']!.credentials, settings: EXAMPLES['arkesel-sms']!.settings, ratePerSecond: '', platformFallback: true });
   const [note, setNote] = useState<string | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const onSubmit = form.submit(async (v) => {
     const saved = await api.post<VendorAccount>('/vendor-accounts', {
       name: v.name, vendor: v.vendor, countries: v.countries.split(',').map((c) => c.trim()).filter(Boolean),
-      credentials: pairs(v.credentials), settings: pairs(v.settings), platformFallback: v.platformFallback,
+      credentials: pairs(v.credentials), settings: { ...pairs(v.settings), ...(v.ratePerSecond.trim() ? { ratePerSecond: v.ratePerSecond.trim() } : {}) }, platformFallback: v.platformFallback,
     });
     setNote(`“${saved.name}” added: your ${saved.channel} sends to ${saved.countries.join(', ')} go through it first.`);
     form.reset();
@@ -98,6 +98,7 @@ function VendorAccountsSection(): ReactNode {
         <div className="row">
           <Field label="Credentials (key=value per line; never shown again)" name="credentials" error={form.error}>{(p) => <textarea {...p} rows={3} autoComplete="off" spellCheck={false} value={form.values.credentials} onChange={(e) => form.set('credentials', e.target.value)} />}</Field>
           <Field label="Settings (key=value per line)" name="settings" error={form.error}>{(p) => <textarea {...p} rows={3} spellCheck={false} value={form.values.settings} onChange={(e) => form.set('settings', e.target.value)} />}</Field>
+          <Field label="Rate (messages/s)" name="ratePerSecond" error={form.error} hint="Your contract's throughput limit; delivery paces to it. Empty: unpaced.">{(p) => <input {...p} type="number" min={0.01} step="any" value={form.values.ratePerSecond} onChange={(e) => form.set('ratePerSecond', e.target.value)} />}</Field>
         </div>
         <label className="inline"><input type="checkbox" checked={form.values.platformFallback} onChange={(e) => form.set('platformFallback', e.target.checked)} /> When this account fails, let the platform’s providers deliver (charged the platform price)</label>
         <button type="submit" disabled={form.submitting}>Add account</button>
