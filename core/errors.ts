@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'VERIFY_RESEND_COOLDOWN',
   'VERIFY_MAX_SENDS',
   'WHATSAPP_WINDOW_CLOSED',
+  'WHATSAPP_TEMPLATE_NOT_APPROVED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -17,6 +17,8 @@ import { DnsEgressPolicy } from '../adapters/egress/dns-egress-policy.ts';
 import { TenantVendorAdapter } from '../adapters/egress/tenant-vendor-adapter.ts';
 import { verifyChallenge } from '../adapters/providers/meta-whatsapp.ts';
 import { ConfigError, type Config } from './config.ts';
+import { AppError } from '../core/errors.ts';
+import type { MetaTemplateListing } from '../core/domain/whatsapp-template.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -162,6 +164,20 @@ export class ProviderRuntime {
   async runHealthCheck(providerId: string): Promise<ProviderHealth | null> {
     const adapter = this.#adapters.get(providerId);
     return adapter ? adapter.checkHealth() : null;
+  }
+
+  /**
+   * The message templates of the WhatsApp Business Account an organization's WHATSAPP messages go
+   * through (docs/whatsapp-templates.md): its own active Meta account with a `businessAccountId` first
+   * (read through the egress policy), else the platform's. PROVIDER_UNAVAILABLE when there is none.
+   */
+  async whatsappTemplatesFor(organizationId: string): Promise<MetaTemplateListing[]> {
+    const accounts = [...this.#built.values()].filter((b) => b.adapter?.vendor === 'meta-whatsapp' && b.adapter.messageTemplates);
+    const chosen = accounts.find((b) => b.entry.config.organizationId === organizationId) ?? accounts.find((b) => b.entry.config.organizationId === null);
+    if (!chosen) {
+      throw new AppError('PROVIDER_UNAVAILABLE', 'No WhatsApp account can list templates: give the meta-whatsapp provider (or your own WhatsApp account) its businessAccountId setting');
+    }
+    return chosen.adapter!.messageTemplates!();
   }
 
   /** Loaded adapters of one vendor key. */

@@ -1,5 +1,6 @@
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { DeliveryReport, InboundCallback, InboundReport, ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
+import type { MetaTemplateListing } from '../../core/domain/whatsapp-template.ts';
 import { withTenantEgress, type TenantEgress } from './tenant-egress-scope.ts';
 
 /** Failures whose message is wholly ours (the egress policy's reason), kept as they are. */
@@ -19,6 +20,7 @@ export class TenantVendorAdapter implements VendorAdapter {
   readonly accepts?: (to: string) => boolean;
   readonly fetchStatus?: (providerMessageId: string) => Promise<DeliveryReport | null>;
   readonly fetchReceipts?: (ids: readonly string[]) => Promise<{ reports: DeliveryReport[]; failure: string | null }>;
+  readonly messageTemplates?: () => Promise<MetaTemplateListing[]>;
   readonly parseCallback?: (callback: InboundCallback) => DeliveryReport[];
   readonly parseInbound?: (callback: InboundCallback) => InboundReport[];
   readonly verifiesCallbacks?: boolean;
@@ -35,6 +37,7 @@ export class TenantVendorAdapter implements VendorAdapter {
     if (inner.accepts) this.accepts = (to) => inner.accepts!(to);
     if (inner.fetchStatus) this.fetchStatus = (id) => withTenantEgress(this.#egress, () => inner.fetchStatus!(id));
     if (inner.fetchReceipts) this.fetchReceipts = (ids) => withTenantEgress(this.#egress, () => inner.fetchReceipts!(ids));
+    if (inner.messageTemplates) this.messageTemplates = () => withTenantEgress(this.#egress, () => inner.messageTemplates!());
     if (inner.parseCallback) this.parseCallback = (callback) => inner.parseCallback!(callback);
     if (inner.parseInbound) this.parseInbound = (callback) => inner.parseInbound!(callback);
     if (inner.verifiesCallbacks !== undefined) this.verifiesCallbacks = inner.verifiesCallbacks;

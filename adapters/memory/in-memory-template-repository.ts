@@ -1,4 +1,5 @@
 import type { Template, TemplateStatus } from '../../core/domain/template.ts';
+import type { MetaTemplateCheck, MetaTemplateMapping } from '../../core/domain/whatsapp-template.ts';
 import type { TemplateRepository } from '../../core/ports/template-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -16,6 +17,20 @@ export class InMemoryTemplateRepository implements TemplateRepository {
   async list(organizationId: string, limit: number): Promise<Template[]> {
     return [...this.#state.templates.values()].filter((t) => t.organizationId === organizationId)
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).slice(0, limit).map(copy);
+  }
+
+  async setMetaTemplate(organizationId: string, id: string, mapping: MetaTemplateMapping | null, now: Date): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    if (!t || t.organizationId !== organizationId) return null;
+    Object.assign(t, { metaTemplate: mapping ? copy(mapping) : null, metaCheck: null, updatedAt: now });
+    return copy(t);
+  }
+
+  async setMetaCheck(organizationId: string, id: string, check: MetaTemplateCheck): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    if (!t || t.organizationId !== organizationId) return null;
+    Object.assign(t, { metaCheck: copy(check) });
+    return copy(t);
   }
 
   async setStatus(organizationId: string, id: string, status: TemplateStatus, comment: string | null, now: Date): Promise<Template | null> {

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Channel, DeliveryStatus, TemplateCategory } from '../../core/domain/channel.ts';
 import type { Message } from '../../core/domain/message.ts';
 import type { PushContent } from '../../core/domain/push-content.ts';
+import type { WhatsappTemplateSend } from '../../core/domain/whatsapp-template.ts';
 import { recipientCountKey, type DeliveryLogFilter, type MessagePage, type MessagePatch, type MessageRepository } from '../../core/ports/message-repository.ts';
 import { MessageEntity } from './entities/message-entity.ts';
 import { entityColumns, sqlRows, toDate } from './sql-rows.ts';
@@ -188,5 +189,6 @@ function toMessage(row: Row): Message {
     leaseUntil: row.leaseUntil ?? null, createdAt: row.createdAt, updatedAt: row.updatedAt,
     sentAt: row.sentAt ?? null, deliveredAt: row.deliveredAt ?? null, failedAt: row.failedAt ?? null,
     ...(row.sealedContent ? { sealedContent: row.sealedContent } : {}),
+    ...(row.whatsappTemplate ? { whatsappTemplate: typeof row.whatsappTemplate === 'string' ? JSON.parse(row.whatsappTemplate) as WhatsappTemplateSend : row.whatsappTemplate } : {}),
   };
 }

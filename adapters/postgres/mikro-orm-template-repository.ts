@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { TemplateCategory, TemplateChannel } from '../../core/domain/channel.ts';
 import type { Template, TemplateStatus } from '../../core/domain/template.ts';
 import type { TemplateRepository } from '../../core/ports/template-repository.ts';
-import { TemplateEntity } from './entities/template-entity.ts';
+import type { MetaTemplateCheck, MetaTemplateMapping } from '../../core/domain/whatsapp-template.ts';
+import { TemplateEntity, type StoredMetaCheck } from './entities/template-entity.ts';
 
 type Row = InferEntity<typeof TemplateEntity>;
 
@@ -12,7 +13,7 @@ export class MikroOrmTemplateRepository implements TemplateRepository {
   constructor(em: EntityManager) { this.#em = em; }
 
   async insert(template: Template): Promise<void> {
-    await this.#em.insert(TemplateEntity, { ...template });
+    await this.#em.insert(TemplateEntity, { ...template, metaTemplate: template.metaTemplate ?? null, metaCheck: storedCheck(template.metaCheck ?? null) });
   }
 
   async findById(organizationId: string, id: string): Promise<Template | null> {
@@ -25,10 +26,24 @@ export class MikroOrmTemplateRepository implements TemplateRepository {
     return rows.map(toTemplate);
   }
 
+  async setMetaTemplate(organizationId: string, id: string, mapping: MetaTemplateMapping | null, now: Date): Promise<Template | null> {
+    const n = await this.#em.nativeUpdate(TemplateEntity, { organizationId, id }, { metaTemplate: mapping, metaCheck: null, updatedAt: now });
+    return n === 1 ? this.findById(organizationId, id) : null;
+  }
+
+  async setMetaCheck(organizationId: string, id: string, check: MetaTemplateCheck): Promise<Template | null> {
+    const n = await this.#em.nativeUpdate(TemplateEntity, { organizationId, id }, { metaCheck: storedCheck(check) });
+    return n === 1 ? this.findById(organizationId, id) : null;
+  }
+
   async setStatus(organizationId: string, id: string, status: TemplateStatus, comment: string | null, now: Date): Promise<Template | null> {
     const n = await this.#em.nativeUpdate(TemplateEntity, { organizationId, id }, { status, reviewComment: comment, updatedAt: now });
     return n === 1 ? this.findById(organizationId, id) : null;
   }
+}
+
+function storedCheck(check: MetaTemplateCheck | null): StoredMetaCheck | null {
+  return check ? { ...check, checkedAt: check.checkedAt.toISOString() } : null;
 }
 
 function toTemplate(row: Row): Template {
@@ -37,5 +52,6 @@ function toTemplate(row: Row): Template {
     subject: row.subject ?? null, countryCode: row.countryCode, language: row.language, category: row.category as TemplateCategory,
     variables: row.variables, status: row.status as TemplateStatus, reviewComment: row.reviewComment ?? null,
     createdByUserId: row.createdByUserId ?? null, createdAt: row.createdAt, updatedAt: row.updatedAt,
+    metaTemplate: row.metaTemplate ?? null, metaCheck: row.metaCheck ? { ...row.metaCheck, checkedAt: new Date(row.metaCheck.checkedAt) } : null,
   };
 }

@@ -6,7 +6,9 @@ import {
   asRecord, asString, callVendor, httpFailure, internationalDigits, isSuccess, unhealthy, vendorFailure, vendorText,
   type VendorAnswer, type VendorFailure,
 } from './ghana-sms-http.ts';
+import type { MetaTemplateListing } from '../../core/domain/whatsapp-template.ts';
 import { metaCode } from './meta-whatsapp-codes.ts';
+import { listMetaTemplates } from './meta-whatsapp-templates.ts';
 import { classifiedFailure } from './vendor-codes.ts';
 
 export const META_GRAPH_BASE_URL = 'https://graph.facebook.com';
@@ -31,6 +33,8 @@ export interface MetaWhatsappOptions {
   templateName?: string;
   /** The template's language code; default 'en_US'. */
   templateLanguage?: string;
+  /** The WhatsApp Business Account id: its approved templates are read for the check (docs/whatsapp-templates.md). */
+  businessAccountId?: string;
 }
 
 /** Webhook status words; `read` implies delivered. Unknown words (deleted, warning ...) are ignored. */
@@ -47,6 +51,8 @@ const STATUSES: Record<string, DeliveryReport['status']> = { sent: 'SENT', deliv
  * the body is one body parameter, in order ({{1}}, {{2}} ...). Otherwise it is a text message (only
  * delivered inside the 24 h customer-service window; outside it Meta answers 131047,
  * REENGAGEMENT_REQUIRED). Template mode without a configured template fails TEMPLATE_NOT_CONFIGURED.
+ * A message carrying `whatsappTemplate` (a mapped Nkra template outside the 24-hour window,
+ * docs/whatsapp-templates.md) is sent as exactly that Meta template, whatever the mode.
  */
 export class MetaWhatsappProvider implements VendorAdapter {
   readonly vendor = 'meta-whatsapp';
@@ -61,6 +67,7 @@ export class MetaWhatsappProvider implements VendorAdapter {
   readonly #mode: 'text' | 'template';
   readonly #templateName: string | null;
   readonly #templateLanguage: string;
+  readonly #businessAccountId: string | null;
 
   constructor(options: MetaWhatsappOptions) {
     this.name = options.name ?? this.vendor;
@@ -73,10 +80,19 @@ export class MetaWhatsappProvider implements VendorAdapter {
     this.#mode = options.mode ?? 'text';
     this.#templateName = options.templateName ?? null;
     this.#templateLanguage = options.templateLanguage ?? 'en_US';
+    this.#businessAccountId = options.businessAccountId ?? null;
+    if (this.#businessAccountId) this.messageTemplates = () => this.#messageTemplates();
+  }
+
+  /** Set when the account's `businessAccountId` is configured: its templates, every page (meta-whatsapp-templates.ts). */
+  readonly messageTemplates?: () => Promise<MetaTemplateListing[]>;
+
+  #messageTemplates(): Promise<MetaTemplateListing[]> {
+    return listMetaTemplates({ graphUrl: `${this.#baseUrl}/${this.#version}`, businessAccountId: this.#businessAccountId!, headers: this.#headers(), timeoutMs: this.#timeoutMs, secrets: this.#secrets() });
   }
 
   async send(message: OutboundMessage): Promise<ProviderResult> {
-    const content = this.#content(message.body);
+    const content = message.whatsappTemplate ? { type: 'template', template: message.whatsappTemplate } : this.#content(message.body);
     if (content === null) return vendorFailure(false, 'TEMPLATE_NOT_CONFIGURED', `${LABEL}: template mode without a configured template name`);
     const payload = {
       messaging_product: 'whatsapp', recipient_type: 'individual', to: internationalDigits(message.to), ...content,

@@ -95,7 +95,7 @@ export const VENDOR_BUILDERS: Record<string, Builder> = {
     ...common(config, context), credentials: { accessToken: need(credentials, 'accessToken', config), ...optional(credentials, 'appSecret') },
     phoneNumberId: need(config.settings, 'phoneNumberId', config), ...optional(config.settings, 'apiVersion'),
     ...(config.settings['mode'] === 'template' ? { mode: 'template' as const } : {}),
-    ...optional(config.settings, 'templateName'), ...optional(config.settings, 'templateLanguage'),
+    ...optional(config.settings, 'templateName'), ...optional(config.settings, 'templateLanguage'), ...optional(config.settings, 'businessAccountId'),
   }),
   'fcm-push': (config, credentials, context) => new FcmPushProvider({
     ...common(config, context), credentials: { serviceAccountJson: need(credentials, 'serviceAccountJson', config) }, ...optional(config.settings, 'defaultTitle'),

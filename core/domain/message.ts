@@ -1,6 +1,7 @@
 import { pesewasToGhs, type Pesewas } from './money.ts';
 import type { Channel, DeliveryStatus, TemplateCategory } from './channel.ts';
 import type { PushContent } from './push-content.ts';
+import type { WhatsappTemplateSend } from './whatsapp-template.ts';
 
 /**
  * A message and its delivery log: one row per recipient, the source of truth for status, cost and
@@ -29,6 +30,11 @@ export interface Message {
   sealedContent?: string | null;
   /** PUSH only: image, deep link and custom data (docs/messaging-rules.md); null or absent otherwise. */
   push?: PushContent | null;
+  /**
+   * WHATSAPP outside the 24-hour window: the approved Meta template it goes as (docs/whatsapp-templates.md),
+   * a passcode's masked (the clear one is in `sealedContent`); null or absent: sent as text.
+   */
+  whatsappTemplate?: WhatsappTemplateSend | null;
   templateId: string | null;
   /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
   category: TemplateCategory;
@@ -85,6 +91,8 @@ export function deliveryLogView(m: Message) {
     sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
   };
   if (m.errorCode) { view['errorCode'] = m.errorCode; view['errorMessage'] = m.errorMessage; }
+  // Sent outside WhatsApp's 24-hour window: which Meta template it went as (docs/whatsapp-templates.md).
+  if (m.whatsappTemplate) view['whatsappTemplate'] = { name: m.whatsappTemplate.name, language: m.whatsappTemplate.language.code };
   return view;
 }
 

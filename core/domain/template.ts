@@ -1,4 +1,5 @@
 import type { TemplateCategory, TemplateChannel } from './channel.ts';
+import { metaCheckView, type MetaTemplateCheck, type MetaTemplateMapping } from './whatsapp-template.ts';
 
 export type TemplateStatus = 'APPROVED' | 'PENDING_APPROVAL' | 'REJECTED';
 
@@ -17,6 +18,10 @@ export interface Template {
   /** The administrator's comment when rejected. */
   reviewComment: string | null;
   createdByUserId: string | null;
+  /** WHATSAPP only: the approved Meta template sent outside the 24-hour window (docs/whatsapp-templates.md). */
+  metaTemplate?: MetaTemplateMapping | null;
+  /** The last check of `metaTemplate` against the Meta account; null until checked (or after the mapping changed). */
+  metaCheck?: MetaTemplateCheck | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,6 +30,7 @@ export function templateView(t: Template) {
   return {
     id: t.id, name: t.name, channel: t.channel, body: t.body, subject: t.subject, countryCode: t.countryCode, language: t.language,
     category: t.category, variables: t.variables, status: t.status, reviewComment: t.reviewComment,
+    ...(t.channel === 'WHATSAPP' ? { metaTemplate: t.metaTemplate ?? null, metaCheck: metaCheckView(t.metaCheck ?? null) } : {}),
     createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import type { Channel } from '../domain/channel.ts';
 import type { PushContent } from '../domain/push-content.ts';
+import type { WhatsappTemplateSend } from '../domain/whatsapp-template.ts';
 
 export interface OutboundMessage {
   messageId: string;
@@ -12,6 +13,8 @@ export interface OutboundMessage {
   /** PUSH only: image, deep link and custom data, placed where each vendor's protocol wants them. */
   push?: PushContent | null;
   senderId: string | null;
+  /** WHATSAPP outside the 24-hour window: the Meta template to send instead of text (docs/whatsapp-templates.md); other channels ignore it. */
+  whatsappTemplate?: WhatsappTemplateSend | null;
   /** More headers of an email (List-Unsubscribe and List-Unsubscribe-Post of a marketing email, docs/consent.md); other channels ignore them. */
   headers?: Readonly<Record<string, string>>;
 }

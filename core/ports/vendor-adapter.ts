@@ -1,4 +1,5 @@
 import type { ChannelProvider } from './channel-provider.ts';
+import type { MetaTemplateListing } from '../domain/whatsapp-template.ts';
 
 /** The result of an authenticated account or balance call to a vendor. */
 export interface ProviderHealth {
@@ -61,6 +62,11 @@ export interface VendorAdapter extends ChannelProvider {
    * are left out. `failure` says why the rest was not asked (timeout, outage); never credentials.
    */
   fetchReceipts?(providerMessageIds: readonly string[]): Promise<{ reports: DeliveryReport[]; failure: string | null }>;
+  /**
+   * WhatsApp accounts with a business account id: the account's message templates and their status,
+   * every page read with a timeout (docs/whatsapp-templates.md). Throws PROVIDER_UNAVAILABLE.
+   */
+  messageTemplates?(): Promise<MetaTemplateListing[]>;
   /** Polling vendors (Hubtel, mNotify): the current status of one message, or null when unknown. */
   fetchStatus?(providerMessageId: string): Promise<DeliveryReport | null>;
   /**

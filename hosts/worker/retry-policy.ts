@@ -52,4 +52,5 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   VERIFY_RESEND_COOLDOWN: 'fail',
   VERIFY_MAX_SENDS: 'fail',
   WHATSAPP_WINDOW_CLOSED: 'fail',
+  WHATSAPP_TEMPLATE_NOT_APPROVED: 'fail',
 };

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { WhatsappTemplateSend } from '../../../core/domain/whatsapp-template.ts';
 import type { PushContent } from '../../../core/domain/push-content.ts';
 
 export const MessageEntity = defineEntity({
@@ -38,5 +39,6 @@ export const MessageEntity = defineEntity({
     deliveredAt: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
     sealedContent: p.text().nullable(),
+    whatsappTemplate: p.json<WhatsappTemplateSend>().nullable(),
   },
 });

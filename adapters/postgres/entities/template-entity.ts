@@ -1,3 +1,4 @@
+import type { MetaTemplateCheck, MetaTemplateMapping } from '../../../core/domain/whatsapp-template.ts';
 import { defineEntity, p } from '@mikro-orm/core';
 
 export const TemplateEntity = defineEntity({
@@ -17,10 +18,15 @@ export const TemplateEntity = defineEntity({
     status: p.string(),
     reviewComment: p.string().nullable(),
     createdByUserId: p.string().nullable(),
+    metaTemplate: p.json<MetaTemplateMapping>().nullable(),
+    metaCheck: p.json<StoredMetaCheck>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
 });
+
+/** A MetaTemplateCheck as stored (jsonb: the date as an ISO string). */
+export type StoredMetaCheck = Omit<MetaTemplateCheck, 'checkedAt'> & { checkedAt: string };
 
 export const ApprovalRequestEntity = defineEntity({
   name: 'ApprovalRequest',

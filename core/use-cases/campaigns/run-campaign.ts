@@ -75,6 +75,7 @@ export class RunCampaign {
         if (!next) return storage.campaigns.findById(job.organizationId, job.campaignId);
         campaign = next;
       } catch (error) {
+        if (isAppError(error) && error.code === 'WHATSAPP_TEMPLATE_NOT_APPROVED') return this.#fail(job, `${error.message}; recipients not reached yet were not messaged`);
         if (!isAppError(error) || error.code !== 'INSUFFICIENT_BALANCE') throw error;
         return this.#fail(job, 'The wallet ran out of balance during the fan-out; recipients not reached yet were not messaged');
       }

@@ -29,6 +29,12 @@ export class SendCampaign {
     if (estimate.template.status !== 'APPROVED') {
       throw new AppError('TEMPLATE_NOT_APPROVED', 'The campaign\'s template is not approved', { templateId: estimate.template.id, status: estimate.template.status });
     }
+    // A campaign reaches contacts outside WhatsApp's 24-hour window: a mapped Meta template must be approved first (docs/whatsapp-templates.md).
+    const check = estimate.template.metaTemplate ? estimate.template.metaCheck ?? null : undefined;
+    if (check !== undefined && check?.status !== 'APPROVED') {
+      throw new AppError('WHATSAPP_TEMPLATE_NOT_APPROVED', `The campaign's WhatsApp template maps to Meta template ${estimate.template.metaTemplate!.name}, which the last check did not find approved (${check?.status ?? 'never checked'})`,
+        { templateId: estimate.template.id, metaTemplate: estimate.template.metaTemplate!.name, metaStatus: check?.status ?? 'UNCHECKED' });
+    }
     const cap = estimate.newTenantCap;
     if (cap && cap.refused > 0 && !(campaign.scheduledAt !== null && campaign.scheduledAt.getTime() >= cap.establishedAt.getTime())) {
       // Refused rather than burnt through: every recipient past the cap would be REJECTED (FRAUD_NEW_TENANT_CAP).

@@ -16,7 +16,7 @@ import { screenCandidates, type Verdict } from './send-screening.ts';
 import { resolveSenderIds } from '../senders/sender-id-check.ts';
 import { timeMessages, type SendTiming } from './send-timing.ts';
 import { routePrice } from './own-account-price.ts';
-import { refuseClosedWhatsappWindows } from './whatsapp-window-check.ts';
+import { applyWhatsappWindows } from './whatsapp-window-check.ts';
 
 const HOUR_MS = 3_600_000;
 const IDEMPOTENCY_TTL_MS = 24 * HOUR_MS;
@@ -140,7 +140,7 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   });
 
   const named = await senderIdsOf(tx, requests, outcomes, organizations);
-  const windowClosed = await refuseClosedWhatsappWindows(tx, requests, outcomes, now);
+  const windows = await applyWhatsappWindows(tx, requests, outcomes, now);
 
   const going = requests.flatMap((r, i) => (outcomes[i] ? [] : [i]));
   const verdicts = await screenCandidates(tx, going.flatMap((i) => requests[i]!.prepared.map((prepared) => ({ organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared }))), deps.fraud, now);
@@ -148,10 +148,11 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
     organization: organizations.get(requests[i]!.ctx.organizationId)!, prepared, refused: false }))).map((c, n) => ({ ...c, refused: verdicts[n] !== null })), now);
   let v = 0;
   const built = new Map(going.map((i) => [i, requests[i]!.prepared.map((p, k) => toMessage(ids[i]![k]!, requests[i]!.ctx,
-    { ...p, sendAt: times[v] ?? null, senderId: named.senders.get(i)?.[k] ?? p.senderId, price: priceOf(deps, requests[i]!.ctx, p) }, verdicts[v++] ?? null, now))]));
+    { ...p, sendAt: times[v] ?? null, senderId: named.senders.get(i)?.[k] ?? p.senderId, price: priceOf(deps, requests[i]!.ctx, p),
+      metaTemplate: windows.asText.has(`${i}:${k}`) ? null : p.metaTemplate ?? null }, verdicts[v++] ?? null, now))]));
 
   const charged = await debitOrganizations(tx, deps, requests, going, built, wallets, batchId, now);
-  const released = [...named.refused, ...windowClosed].flatMap((i) => (requests[i]!.idempotency ? [{ organizationId: requests[i]!.ctx.organizationId, key: requests[i]!.idempotency!.key }] : []));
+  const released = [...named.refused, ...windows.refused].flatMap((i) => (requests[i]!.idempotency ? [{ organizationId: requests[i]!.ctx.organizationId, key: requests[i]!.idempotency!.key }] : []));
   for (const i of going) {
     const r = requests[i]!;
     if (charged.refused.has(r.ctx.organizationId)) {
@@ -288,6 +289,7 @@ function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Ve
     apiKeyId: ctx.apiKeyId, userId: ctx.userId, senderId: p.senderId, provider: null, providerMessageId: null, attempts: 0,
     leaseUntil: null, createdAt: now, updatedAt: now, sentAt: null, deliveredAt: null, failedAt: null,
     ...(p.sealedContent && !verdict ? { sealedContent: p.sealedContent } : {}),
+    ...(p.metaTemplate ? { whatsappTemplate: p.metaTemplate.send } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
+import type { WhatsappTemplateSend } from '../../domain/whatsapp-template.ts';
 import type { CredentialCipher } from '../../ports/credential-cipher.ts';
 import { AppError } from '../../errors.ts';
 import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
@@ -155,7 +156,8 @@ export class DeliverMessage {
       tried.lastProvider = provider.name;
       const result = await provider.send({
         messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
-        to: claimed.recipient, subject: content!.subject, body: content!.body, push: claimed.push ?? null, senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
+        to: claimed.recipient, subject: content!.subject, body: content!.body, push: claimed.push ?? null,
+        ...(content!.whatsappTemplate ? { whatsappTemplate: content!.whatsappTemplate } : {}), senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
       const attempt: MessageAttempt = {
         id: this.#deps.ids.next(), messageId: claimed.id, attempt: claimed.attempts, provider: provider.name, outcome: result.accepted ? 'ACCEPTED' : 'FAILED',
@@ -275,18 +277,23 @@ export function failsOver(result: Extract<ProviderResult, { accepted: false }>):
 }
 
 /**
- * What a message says to its recipient: its stored subject and body, or, for a message stored masked
- * (a passcode), its sealed content opened. Null when that content cannot be opened (no key, another key).
+ * What a message says to its recipient: its stored subject, body and WhatsApp template, or, for a
+ * message stored masked (a passcode), its sealed content opened (the sealed template replaces the
+ * stored, masked one). Null when that content cannot be opened (no key, another key).
  */
-function openContent(sealer: CredentialCipher | undefined, m: Pick<Message, 'subject' | 'body' | 'sealedContent'>): { subject: string | null; body: string } | null {
-  if (!m.sealedContent) return { subject: m.subject, body: m.body };
+function openContent(sealer: CredentialCipher | undefined, m: Pick<Message, 'subject' | 'body' | 'sealedContent' | 'whatsappTemplate'>): OpenedContent | null {
+  const whatsappTemplate = m.whatsappTemplate ?? null;
+  if (!m.sealedContent) return { subject: m.subject, body: m.body, whatsappTemplate };
   try {
-    const opened = JSON.parse(sealer!.decrypt(m.sealedContent)) as { subject?: unknown; body?: unknown };
-    return typeof opened.body === 'string' ? { subject: typeof opened.subject === 'string' ? opened.subject : null, body: opened.body } : null;
+    const opened = JSON.parse(sealer!.decrypt(m.sealedContent)) as { subject?: unknown; body?: unknown; whatsappTemplate?: WhatsappTemplateSend };
+    if (typeof opened.body !== 'string') return null;
+    return { subject: typeof opened.subject === 'string' ? opened.subject : null, body: opened.body, whatsappTemplate: whatsappTemplate ? opened.whatsappTemplate ?? null : null };
   } catch {
     return null;
   }
 }
+
+interface OpenedContent { subject: string | null; body: string; whatsappTemplate: WhatsappTemplateSend | null }
 
 /**
  * RFC 2369/8058 headers of an email whose body carries its opt-out link (a marketing email always

@@ -8,6 +8,7 @@ import { renderTemplate } from '../../domain/template-rendering.ts';
 import type { Template } from '../../domain/template.ts';
 import type { SmsEncoding } from '../../domain/sms-segments.ts';
 import type { PushContent } from '../../domain/push-content.ts';
+import { mappedVariables, whatsappTemplateSend, type WhatsappTemplateSend } from '../../domain/whatsapp-template.ts';
 import { checkPushContent, type PushFields } from './push-fields.ts';
 import { withOptOutLink, type OptOutLinks } from '../consent/opt-out-link-text.ts';
 
@@ -53,6 +54,12 @@ export interface PreparedMessage {
   sealedContent?: string | undefined;
   /** PUSH only (image, link, data); null otherwise. */
   push: PushContent | null;
+  /**
+   * WHATSAPP with a template mapped to a Meta template (docs/whatsapp-templates.md): the Meta payload
+   * (a passcode's masked; the clear one sealed), sent only outside the 24-hour window, and whether
+   * the last check found it approved. Absent or null: text.
+   */
+  metaTemplate?: PreparedMetaTemplate | null;
   templateId: string | null;
   /** The template's category, or the send's; TRANSACTIONAL when neither says (docs/consent.md). */
   category: TemplateCategory;
@@ -64,6 +71,26 @@ export interface PreparedMessage {
   segments: number;
   encoding: SmsEncoding | null;
   price: number;
+}
+
+export interface PreparedMetaTemplate {
+  send: WhatsappTemplateSend;
+  approved: boolean;
+  /** The last check's status ('UNCHECKED' before any). */
+  status: string;
+  /** Why it may not be sent outside the window (for the error), or ''. */
+  why: string;
+}
+
+/** The Meta template a WHATSAPP message of `template` goes as outside the window, or null when the template maps none. */
+export function preparedMetaTemplate(template: Template | null, variables: Readonly<Record<string, string>>): PreparedMetaTemplate | null {
+  if (!template?.metaTemplate || template.channel !== 'WHATSAPP') return null;
+  const check = template.metaCheck ?? null;
+  return {
+    send: whatsappTemplateSend(template.metaTemplate, variables, check?.parameterNames ?? null),
+    approved: check?.status === 'APPROVED', status: check?.status ?? 'UNCHECKED',
+    why: check ? `${check.status}${check.detail ? ` (${check.detail})` : ''}, checked ${check.checkedAt.toISOString()}` : 'it was never checked against the Meta account (POST /templates/{id}/whatsapp-check)',
+  };
 }
 
 /**
@@ -113,6 +140,10 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
   }
 
   const push = checkPushContent(draft, subject, rendered.text, field);
+  // Meta refuses an empty template parameter (132000 family): say so before charging.
+  const blank = draft.channel === 'WHATSAPP' && template?.metaTemplate
+    ? mappedVariables(template.metaTemplate).filter((name) => !(draft.variables?.[name] ?? '').trim()) : [];
+  if (blank.length > 0) throw invalid(`${field}variables`, `the WhatsApp template's Meta parameters must not be empty: ${blank.join(', ')}`);
 
   const preview = costPreview(rules, draft.channel, recipient.country, rendered.text);
   if (!preview) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${draft.channel}`);
@@ -120,6 +151,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     channel: draft.channel, recipient: recipient.recipient, country: recipient.country,
     premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
     subject, body: rendered.text, push, templateId: template?.id ?? null, category, optOutToken: token,
+    ...(draft.channel === 'WHATSAPP' && template?.metaTemplate ? { metaTemplate: preparedMetaTemplate(template, draft.variables ?? {}) } : {}),
     sendAt: draft.sendAt ?? null, senderId: draft.senderId ?? null,
     segments: preview.segments, encoding: preview.encoding, price: preview.price,
   };

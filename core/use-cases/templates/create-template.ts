@@ -8,6 +8,7 @@ import { templateView, type Template } from '../../domain/template.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { checkedMapping, MetaTemplateInput } from './meta-template-input.ts';
 import { countryCodeSchema, EMAIL_BODY_MAX, SUBJECT_MAX, TEXT_BODY_MAX } from '../messaging/message-preparation.ts';
 
 /** A variable name as a placeholder writes it (template-rendering.ts), and the send path's key limits. */
@@ -40,6 +41,8 @@ export const CreateTemplateInput = v.object({
     v.array(v.pipe(v.string('must be strings'), v.regex(VARIABLE_NAME, 'names must look like placeholders: a letter or _, then letters, digits, _ or .')),
       'must be an array of variable names'),
     v.maxLength(TEMPLATE_VARIABLES_MAX, `must list at most ${TEMPLATE_VARIABLES_MAX} names`))),
+  /** WHATSAPP only: the approved Meta template sent outside the 24-hour window (docs/whatsapp-templates.md). */
+  metaTemplate: v.optional(v.nullable(MetaTemplateInput)),
 });
 export type CreateTemplateInput = v.InferInput<typeof CreateTemplateInput>;
 
@@ -71,6 +74,7 @@ export class CreateTemplate {
     const subject = input.subject?.trim() ? input.subject : null;
     if (subject !== null && input.channel !== 'EMAIL') throw invalid('subject', 'is only used by EMAIL templates');
     const variables = checkedVariables(input.body, subject, input.variables);
+    const metaTemplate = input.metaTemplate ? checkedMapping(input.metaTemplate, input.channel, variables) : null;
 
     const { storage, ids, clock } = this.#deps;
     const now = clock.now();
@@ -79,6 +83,7 @@ export class CreateTemplate {
       id: ids.next(), organizationId: scope.organizationId, name: input.name, channel: input.channel, body: input.body, subject,
       countryCode: input.countryCode, language: input.language, category: input.category, variables,
       status: pending ? 'PENDING_APPROVAL' : 'APPROVED', reviewComment: null, createdByUserId: scope.userId, createdAt: now, updatedAt: now,
+      ...(input.channel === 'WHATSAPP' ? { metaTemplate, metaCheck: null } : {}),
     };
     const approval: ApprovalRequest | null = pending ? {
       id: ids.next(), organizationId: scope.organizationId, kind: 'TEMPLATE', subjectId: template.id, status: 'PENDING',

@@ -12,7 +12,10 @@ import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import type { AcceptCoalescer } from '../messaging/accept-coalescer.ts';
 import type { CheckCounter } from './check-counter.ts';
 import type { AcceptRequest } from '../messaging/accept-messages.ts';
-import { prepareMessage } from '../messaging/message-preparation.ts';
+import { prepareMessage, preparedMetaTemplate } from '../messaging/message-preparation.ts';
+import { MAX_TEMPLATES_LISTED } from '../templates/list-templates.ts';
+import { mappedVariables } from '../../domain/whatsapp-template.ts';
+import type { Template } from '../../domain/template.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 
@@ -52,9 +55,28 @@ export async function sendPasscode(deps: VerifyDeps, ctx: SendContext, v: Pick<V
   // Priced, screened and sent as the real text; stored and shown masked, the real text sealed for delivery only.
   const clear = prepare(code);
   const masked = prepare(maskPasscode(code));
-  const prepared = { ...clear, subject: masked.subject, body: masked.body, sealedContent: deps.sealer.encrypt(JSON.stringify({ subject: clear.subject, body: clear.body })) };
+  // WhatsApp outside the 24-hour window: the organization's authentication template (docs/whatsapp-templates.md), the code masked too.
+  const otpTemplate = channel === 'WHATSAPP' ? await whatsappOtpTemplate(deps.storage, ctx.organizationId) : null;
+  const clearTemplate = preparedMetaTemplate(otpTemplate, { code, minutes: String(minutes) });
+  const maskedTemplate = preparedMetaTemplate(otpTemplate, { code: maskPasscode(code), minutes: String(minutes) });
+  const prepared = { ...clear, subject: masked.subject, body: masked.body, ...(maskedTemplate ? { metaTemplate: maskedTemplate } : {}),
+    sealedContent: deps.sealer.encrypt(JSON.stringify({ subject: clear.subject, body: clear.body, ...(clearTemplate ? { whatsappTemplate: clearTemplate.send } : {}) })) };
   const accepted = await deps.coalescer.accept({ ctx, prepared: [prepared], async: true, idempotency: null, whatsappWindowExempt: true, ...(alsoWrite ? { alsoWrite } : {}) });
   return accepted.messages[0]!;
+}
+
+/**
+ * The WHATSAPP template passcodes go as outside the 24-hour window: the organization's newest WHATSAPP
+ * template in category OTP with a Meta template (an authentication template: the code as body
+ * parameter and as the copy-code button's url parameter) reading only `code` and `minutes`, one Meta
+ * approved first; null when
+ * it has none (then the text, within the window, or the provider's configured template).
+ */
+async function whatsappOtpTemplate(storage: Pick<Repositories, 'templates'>, organizationId: string): Promise<Template | null> {
+  const templates = await storage.templates.list(organizationId, MAX_TEMPLATES_LISTED);
+  const usable = templates.filter((t) => t.channel === 'WHATSAPP' && t.category === 'OTP' && t.status === 'APPROVED' && t.metaTemplate
+    && mappedVariables(t.metaTemplate).every((name) => name === 'code' || name === 'minutes'));
+  return usable.find((t) => t.metaCheck?.status === 'APPROVED') ?? usable[0] ?? null;
 }
 
 /** verification.approved / verification.failed, recorded for webhook endpoints (outbox); inside `tx` when given. */

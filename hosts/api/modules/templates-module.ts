@@ -2,6 +2,8 @@ import type { Container } from 'inversify';
 import { PreviewMessageCost } from '../../../core/use-cases/messaging/preview-message-cost.ts';
 import { CreateTemplate } from '../../../core/use-cases/templates/create-template.ts';
 import { GetTemplate } from '../../../core/use-cases/templates/get-template.ts';
+import { CheckMetaTemplate } from '../../../core/use-cases/templates/check-meta-template.ts';
+import { SetMetaTemplate } from '../../../core/use-cases/templates/set-meta-template.ts';
 import { ListTemplates } from '../../../core/use-cases/templates/list-templates.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
 import { INFRA } from '../../tokens.ts';
@@ -12,12 +14,14 @@ import { API } from '../tokens.ts';
 /** Templates, and the cost preview that renders them (it reads templates and pricing, and sends nothing). */
 export function bindTemplatesModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, ids, clock) => templateRoutes({
+    (storage, ids, clock, runtime) => templateRoutes({
       createTemplate: new CreateTemplate({ storage, ids, clock }),
       listTemplates: new ListTemplates({ storage }),
       getTemplate: new GetTemplate({ storage }),
+      setMetaTemplate: new SetMetaTemplate({ storage, clock }),
+      checkMetaTemplate: new CheckMetaTemplate({ storage, clock, catalog: { templatesFor: (organizationId) => runtime.whatsappTemplatesFor(organizationId) } }),
     }),
-    [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.runtime]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (storage, pricing, optOutLinks, ownAccounts) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts }) }),
     [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();
