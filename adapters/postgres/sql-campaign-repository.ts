@@ -10,24 +10,30 @@ interface Row {
   scheduled_at: Date | string | null; status: string; approval_request_id: string | null; risk_score: number | null;
   cursor_contact_id: string | null; fan_out_done: boolean; failure_reason: string | null; created_by_user_id: string | null;
   created_at: Date | string; updated_at: Date | string; started_at: Date | string | null; completed_at: Date | string | null; cancelled_at: Date | string | null;
+  audience_total: number | null; processed: number; fan_out_rate: number | null; delivery_rate: number | null; sampled_at: Date | string | null; sampled_settled: number | null;
 }
 
 function toCampaign(r: Row): Campaign {
   return {
     id: r.id, organizationId: r.organization_id, name: r.name, channel: r.channel as Channel, templateId: r.template_id, segmentId: r.segment_id,
     scheduledAt: toDate(r.scheduled_at), status: r.status as CampaignStatus, approvalRequestId: r.approval_request_id, riskScore: r.risk_score,
-    cursor: r.cursor_contact_id, fanOutDone: r.fan_out_done, failureReason: r.failure_reason, createdByUserId: r.created_by_user_id,
+    cursor: r.cursor_contact_id, fanOutDone: r.fan_out_done,
+    progress: { audienceTotal: r.audience_total, processed: Number(r.processed), fanOutRate: r.fan_out_rate === null ? null : Number(r.fan_out_rate),
+      deliveryRate: r.delivery_rate === null ? null : Number(r.delivery_rate), sampledAt: toDate(r.sampled_at), sampledSettled: r.sampled_settled },
+    failureReason: r.failure_reason, createdByUserId: r.created_by_user_id,
     createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!, startedAt: toDate(r.started_at), completedAt: toDate(r.completed_at),
     cancelledAt: toDate(r.cancelled_at),
   };
 }
 
 const FIELDS = ['name', 'channel', 'template_id', 'segment_id', 'scheduled_at', 'status', 'approval_request_id', 'risk_score', 'cursor_contact_id',
-  'fan_out_done', 'failure_reason', 'created_by_user_id', 'created_at', 'updated_at', 'started_at', 'completed_at', 'cancelled_at'] as const;
+  'fan_out_done', 'failure_reason', 'created_by_user_id', 'created_at', 'updated_at', 'started_at', 'completed_at', 'cancelled_at',
+  'audience_total', 'processed', 'fan_out_rate', 'delivery_rate', 'sampled_at', 'sampled_settled'] as const;
 
 function values(c: Campaign): unknown[] {
   return [c.name, c.channel, c.templateId, c.segmentId, c.scheduledAt, c.status, c.approvalRequestId, c.riskScore, c.cursor, c.fanOutDone,
-    c.failureReason, c.createdByUserId, c.createdAt, c.updatedAt, c.startedAt, c.completedAt, c.cancelledAt];
+    c.failureReason, c.createdByUserId, c.createdAt, c.updatedAt, c.startedAt, c.completedAt, c.cancelledAt,
+    c.progress.audienceTotal, c.progress.processed, c.progress.fanOutRate, c.progress.deliveryRate, c.progress.sampledAt, c.progress.sampledSettled];
 }
 
 export class SqlCampaignRepository implements CampaignRepository {

@@ -1,16 +1,18 @@
 import type { Channel } from './channel.ts';
 import { pesewasToGhs, type Pesewas } from './money.ts';
 import type { ContactAddressField } from './segment-rules.ts';
+import { progressView, type FanOutProgress } from './campaign-progress.ts';
 
 /**
  * Campaign states (docs/campaigns.md):
  * DRAFT -> (send) SCHEDULED | SENDING; PENDING_APPROVAL -> (administrator) approved: DRAFT, rejected: REJECTED;
  * SCHEDULED -> (scheduledAt reached) SENDING; SENDING -> COMPLETED | FAILED;
- * DRAFT, PENDING_APPROVAL, SCHEDULED, SENDING -> (cancel) CANCELLED.
+ * SENDING (fan-out not done) -> (pause) PAUSED -> (resume) SENDING;
+ * DRAFT, PENDING_APPROVAL, SCHEDULED, SENDING, PAUSED -> (cancel) CANCELLED.
  */
-export const CAMPAIGN_STATUSES = ['DRAFT', 'PENDING_APPROVAL', 'REJECTED', 'SCHEDULED', 'SENDING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
+export const CAMPAIGN_STATUSES = ['DRAFT', 'PENDING_APPROVAL', 'REJECTED', 'SCHEDULED', 'SENDING', 'PAUSED', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-export const CANCELLABLE: readonly CampaignStatus[] = ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING'];
+export const CANCELLABLE: readonly CampaignStatus[] = ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING', 'PAUSED'];
 
 export interface Campaign {
   id: string;
@@ -27,6 +29,8 @@ export interface Campaign {
   /** Fan-out progress: the last contact id handed to the pipeline (keyset cursor). */
   cursor: string | null;
   fanOutDone: boolean;
+  /** Audience size, contacts handed over and recent rates, for the view's progress and ETA. */
+  progress: FanOutProgress;
   failureReason: string | null;
   createdByUserId: string | null;
   createdAt: Date;
@@ -69,11 +73,12 @@ export function addressKindOf(channel: Channel): ContactAddressField {
   return channel === 'EMAIL' ? 'email' : channel === 'PUSH' ? 'fcmToken' : 'phone';
 }
 
-export function campaignView(c: Campaign, counts: CampaignCounts, approvalStatus: string | null) {
+/** The API's campaign record; `now` dates the ETA in `progress`. */
+export function campaignView(c: Campaign, counts: CampaignCounts, approvalStatus: string | null, now: Date) {
   return {
     id: c.id, name: c.name, channel: c.channel, templateId: c.templateId, segmentId: c.segmentId,
     scheduledAt: c.scheduledAt?.toISOString() ?? null, status: c.status, approvalRequestId: c.approvalRequestId, approvalStatus,
-    riskScore: c.riskScore, failureReason: c.failureReason, counts,
+    riskScore: c.riskScore, failureReason: c.failureReason, counts, progress: progressView(c.status, c.fanOutDone, c.progress, counts, now),
     createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), startedAt: c.startedAt?.toISOString() ?? null,
     completedAt: c.completedAt?.toISOString() ?? null, cancelledAt: c.cancelledAt?.toISOString() ?? null,
   };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Campaign } from '../../core/domain/campaign.ts';
+import { NO_PROGRESS } from '../../core/domain/campaign-progress.ts';
 import type { Contact } from '../../core/domain/contact.ts';
 import type { ContactImport } from '../../core/domain/contact-import.ts';
 import type { Message } from '../../core/domain/message.ts';
@@ -167,7 +168,7 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       const { org, list } = await seeded();
       const campaign: Campaign = {
         id: uniqueId('camp'), organizationId: org, name: 'Promo', channel: 'SMS', templateId: null, segmentId: null, scheduledAt: null, status: 'SENDING',
-        approvalRequestId: null, riskScore: 10, cursor: null, fanOutDone: false, failureReason: null, createdByUserId: null,
+        approvalRequestId: null, riskScore: 10, cursor: null, fanOutDone: false, progress: NO_PROGRESS, failureReason: null, createdByUserId: null,
         createdAt: at(1), updatedAt: at(1), startedAt: at(2), completedAt: null, cancelledAt: null,
       };
       await storage.campaigns.insert(campaign);

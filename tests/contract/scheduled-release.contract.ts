@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Campaign } from '../../core/domain/campaign.ts';
+import { NO_PROGRESS } from '../../core/domain/campaign-progress.ts';
 import type { Message } from '../../core/domain/message.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import { aMessage, seedOrganization, uniqueId } from './contract-fixtures.ts';
@@ -18,7 +19,7 @@ const scheduled = (organizationId: string, seconds: number, overrides: Partial<M
 function aCampaign(organizationId: string, overrides: Partial<Campaign> = {}): Campaign {
   return {
     id: uniqueId('camp'), organizationId, name: 'Promo', channel: 'SMS', templateId: null, segmentId: null, scheduledAt: t(10), status: 'SCHEDULED',
-    approvalRequestId: null, riskScore: 10, cursor: null, fanOutDone: false, failureReason: null, createdByUserId: null,
+    approvalRequestId: null, riskScore: 10, cursor: null, fanOutDone: false, progress: NO_PROGRESS, failureReason: null, createdByUserId: null,
     createdAt: t(1), updatedAt: t(1), startedAt: null, completedAt: null, cancelledAt: null, ...overrides,
   };
 }

@@ -35,7 +35,8 @@ import { inboxStreamLeases } from './0049-inbox-stream-leases.ts';
 import { deliveryFairTags } from './0050-delivery-fair-tags.ts';
 import { whatsappMetaTemplates } from './0051-whatsapp-meta-templates.ts';
 import { deliveryRates } from './0053-delivery-rates.ts';
+import { campaignProgress } from './0054-campaign-progress.ts';
 import { apiKeyAddressRanges } from './0055-api-key-address-ranges.ts';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages, providerCallbackIds, sealedPasscodes, knownLoginClients, pushContentDeadTokens, inboxStreamLeases, deliveryFairTags, whatsappMetaTemplates, deliveryRates, apiKeyAddressRanges];
+export const MIGRATIONS: readonly Migration[] = [foundation, messaging, providers, deliveryLogIndexes, outboxAuditContacts, billing, events, webhooksAnalytics, audience, statementLevelStats, contactsCreatedAscending, trialCredit, sessionRevocation, pendingLeaseIndex, contactAttributes, tenantAccountsSenderIds, providerMetricsIndexes, verify, verifyExpiry, consentAndScheduling, campaignSchedule, inbox, inboundConversations, partitionedLogs, deliveryLogStatements, deliveryLogMonthCounts, detachBeforeDrop, sparseDeliveryLogPages, providerCallbackIds, sealedPasscodes, knownLoginClients, pushContentDeadTokens, inboxStreamLeases, deliveryFairTags, whatsappMetaTemplates, deliveryRates, campaignProgress, apiKeyAddressRanges];

@@ -25,6 +25,6 @@ export class CancelCampaign {
       await tx.campaigns.update(next);
       return next;
     });
-    return campaignView(cancelled, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null);
+    return campaignView(cancelled, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null, now);
   }
 }

@@ -3,6 +3,7 @@ import { fieldError } from '../../errors.ts';
 import { fields, parseInput } from '../../validation.ts';
 import type { ApprovalRequest } from '../../domain/approval.ts';
 import { campaignView, EMPTY_COUNTS, type Campaign } from '../../domain/campaign.ts';
+import { NO_PROGRESS } from '../../domain/campaign-progress.ts';
 import { checkCompliance } from '../../domain/compliance.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -45,7 +46,7 @@ export class CreateCampaign {
       id: ids.next(), organizationId: scope.organizationId, name: input.name, channel: input.channel, templateId: template?.id ?? null,
       segmentId: input.segmentId ?? null, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
       status: compliance?.requiresApproval ? 'PENDING_APPROVAL' : 'DRAFT', approvalRequestId: null, riskScore: compliance?.riskScore ?? null,
-      cursor: null, fanOutDone: false, failureReason: null, createdByUserId: scope.userId, createdAt: now, updatedAt: now,
+      cursor: null, fanOutDone: false, progress: NO_PROGRESS, failureReason: null, createdByUserId: scope.userId, createdAt: now, updatedAt: now,
       startedAt: null, completedAt: null, cancelledAt: null,
     };
     let approval: ApprovalRequest | null = null;
@@ -64,6 +65,6 @@ export class CreateCampaign {
       await tx.campaigns.insert(campaign);
       if (approval) await tx.approvals.insert(approval);
     });
-    return campaignView(campaign, EMPTY_COUNTS, approval?.status ?? null);
+    return campaignView(campaign, EMPTY_COUNTS, approval?.status ?? null, now);
   }
 }

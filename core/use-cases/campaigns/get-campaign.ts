@@ -10,6 +10,6 @@ export class GetCampaign {
 
   async execute(scope: { organizationId: string }, id: string) {
     const { campaign, approval } = await loadCampaign(this.#deps.storage, scope.organizationId, id, this.#deps.clock.now());
-    return campaignView(campaign, await this.#deps.storage.campaigns.counts(scope.organizationId, campaign.id), approval?.status ?? null);
+    return campaignView(campaign, await this.#deps.storage.campaigns.counts(scope.organizationId, campaign.id), approval?.status ?? null, this.#deps.clock.now());
   }
 }

@@ -16,7 +16,7 @@ export class ListCampaigns {
       const approval = stored.approvalRequestId ? await storage.approvals.findById(stored.approvalRequestId) : null;
       const campaign = reconcileApproval(stored, approval, clock.now());
       if (campaign !== stored) await storage.campaigns.update(campaign);
-      return campaignView(campaign, await storage.campaigns.counts(scope.organizationId, campaign.id), approval?.status ?? null);
+      return campaignView(campaign, await storage.campaigns.counts(scope.organizationId, campaign.id), approval?.status ?? null, clock.now());
     };
     const campaigns = await storage.campaigns.list(scope.organizationId, CAMPAIGNS_LISTED_MAX);
     const views: Array<ReturnType<typeof campaignView>> = [];

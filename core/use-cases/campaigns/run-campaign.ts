@@ -3,6 +3,7 @@ import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import type { Campaign } from '../../domain/campaign.ts';
+import { afterBatch, afterPoll, settledOf } from '../../domain/campaign-progress.ts';
 import type { PricingRule } from '../../domain/pricing.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -96,7 +97,7 @@ export class RunCampaign {
     });
   }
 
-  /** One fan-out batch; null when the campaign stopped being SENDING (cancelled). */
+  /** One fan-out batch; null when the campaign stopped being SENDING (paused or cancelled). */
   async #batch(tx: Repositories, job: { campaignId: string; organizationId: string }, rules: readonly PricingRule[]): Promise<Campaign | null> {
     const { clock, ids } = this.#deps;
     const campaign = await tx.campaigns.lock(job.organizationId, job.campaignId);
@@ -104,9 +105,11 @@ export class RunCampaign {
     if (campaign.fanOutDone) return campaign;
     const now = clock.now();
     const audience = await campaignAudience(tx, campaign);
+    // The progress bar's total: counted once, when the fan-out starts (contacts added later may still be reached).
+    if (campaign.progress.audienceTotal === null) campaign.progress = { ...campaign.progress, audienceTotal: await tx.contacts.count(campaign.organizationId, audience) };
     const contacts = await tx.contacts.page(campaign.organizationId, audience, campaign.cursor, this.#deps.batchSize ?? FAN_OUT_BATCH);
     if (contacts.length === 0) {
-      const done = { ...campaign, fanOutDone: true, updatedAt: now };
+      const done = { ...campaign, fanOutDone: true, progress: { ...campaign.progress, sampledAt: null }, updatedAt: now };
       await tx.campaigns.update(done);
       return done;
     }
@@ -127,7 +130,8 @@ export class RunCampaign {
       ...accepted.messages.map((m, i) => ({ contactId: owners[i]!, messageId: m.id, skipReason: null })),
       ...skipped.map((s) => ({ contactId: s.contactId, messageId: null, skipReason: s.reason })),
     ]);
-    const next = { ...campaign, cursor: contacts[contacts.length - 1]!.id, updatedAt: now };
+    // Progress moves with the cursor, in the same transaction: a rolled-back batch is not counted.
+    const next = { ...campaign, cursor: contacts[contacts.length - 1]!.id, progress: afterBatch(campaign.progress, contacts.length, clock.now()), updatedAt: now };
     await tx.campaigns.update(next);
     return next;
   }
@@ -139,6 +143,7 @@ export class RunCampaign {
       if (!campaign || campaign.status !== 'SENDING' || !campaign.fanOutDone) return campaign;
       const counts = await tx.campaigns.counts(job.organizationId, job.campaignId);
       if (counts.queued + counts.pending + counts.scheduled > 0) {
+        await tx.campaigns.update({ ...campaign, progress: afterPoll(campaign.progress, settledOf(counts), clock.now()) }); // the delivery phase's rate
         // Messages held for a send window wait hours: check back every minute, not every few seconds.
         const poll = counts.queued + counts.pending > 0 ? this.#deps.completionPollSeconds ?? COMPLETION_POLL_SECONDS : SCHEDULED_POLL_SECONDS;
         await tx.jobs.enqueue(QUEUES.campaignRun, job, { startAfterSeconds: poll });

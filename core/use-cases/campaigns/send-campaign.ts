@@ -61,7 +61,7 @@ export class SendCampaign {
     return {
       message: later ? `scheduled for ${campaign.scheduledAt!.toISOString()}` : 'sending started',
       estimate: { recipients: estimate.recipients, cost: pesewasToGhs(estimate.cost), currency: 'GHS' },
-      campaign: campaignView(started, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null),
+      campaign: campaignView(started, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null, now),
     };
   }
 }

@@ -4,13 +4,15 @@ import { CreateCampaign } from '../../../core/use-cases/campaigns/create-campaig
 import { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
 import { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
 import { ListCampaigns } from '../../../core/use-cases/campaigns/list-campaigns.ts';
+import { PauseCampaign } from '../../../core/use-cases/campaigns/pause-campaign.ts';
+import { ResumeCampaign } from '../../../core/use-cases/campaigns/resume-campaign.ts';
 import { SendCampaign } from '../../../core/use-cases/campaigns/send-campaign.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
 import { INFRA } from '../../tokens.ts';
 import { campaignRoutes } from '../routes/campaign-routes.ts';
 import { API } from '../tokens.ts';
 
-/** Campaigns: create, estimate, send (the worker fans out), cancel. */
+/** Campaigns: create, estimate, send (the worker fans out), pause, resume, cancel. */
 export function bindCampaignsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
     (storage, ids, clock, pricing, fraud, optOutLinks, ownAccounts) => campaignRoutes({
@@ -20,6 +22,8 @@ export function bindCampaignsModule(container: Container): void {
       estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
       sendCampaign: new SendCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
       cancelCampaign: new CancelCampaign({ storage, clock }),
+      pauseCampaign: new PauseCampaign({ storage, clock }),
+      resumeCampaign: new ResumeCampaign({ storage, clock }),
     }),
     [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();
 }

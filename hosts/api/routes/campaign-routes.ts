@@ -3,6 +3,8 @@ import { CreateCampaignInput, type CreateCampaign } from '../../../core/use-case
 import type { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
 import type { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
 import { CAMPAIGNS_LISTED_MAX, type ListCampaigns } from '../../../core/use-cases/campaigns/list-campaigns.ts';
+import type { PauseCampaign } from '../../../core/use-cases/campaigns/pause-campaign.ts';
+import type { ResumeCampaign } from '../../../core/use-cases/campaigns/resume-campaign.ts';
 import type { SendCampaign } from '../../../core/use-cases/campaigns/send-campaign.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
 
@@ -13,6 +15,8 @@ export interface CampaignRouteDeps {
   estimateCampaign: EstimateCampaign;
   sendCampaign: SendCampaign;
   cancelCampaign: CancelCampaign;
+  pauseCampaign: PauseCampaign;
+  resumeCampaign: ResumeCampaign;
 }
 
 const DENIED = {
@@ -65,6 +69,18 @@ export function campaignRoutes(deps: CampaignRouteDeps): RouteDefinition[] {
       auth: 'tenant', permission: 'campaigns:write',
       responses: { 200: 'The campaign (CANCELLED)', 400: 'ORGANIZATION_REQUIRED', ...DENIED, ...NOT_FOUND, 409: 'CONFLICT (already COMPLETED, CANCELLED, FAILED or REJECTED)' },
       handler: async (input) => ok(await deps.cancelCampaign.execute(requireTenant(input), id(input.params))),
+    },
+    {
+      method: 'POST', path: '/campaigns/:id/pause', tag: 'Campaigns', summary: 'Pause a sending campaign\'s fan-out at the next batch (queued messages still go out)',
+      auth: 'tenant', permission: 'campaigns:write',
+      responses: { 200: 'The campaign (PAUSED)', 400: 'ORGANIZATION_REQUIRED', ...DENIED, ...NOT_FOUND, 409: 'CONFLICT (not SENDING, or every recipient already handed over)' },
+      handler: async (input) => ok(await deps.pauseCampaign.execute(requireTenant(input), id(input.params))),
+    },
+    {
+      method: 'POST', path: '/campaigns/:id/resume', tag: 'Campaigns', summary: 'Resume a paused campaign\'s fan-out from where it stopped',
+      auth: 'tenant', permission: 'campaigns:write',
+      responses: { 200: 'The campaign (SENDING)', 400: 'ORGANIZATION_REQUIRED', ...DENIED, ...NOT_FOUND, 409: 'CONFLICT (not PAUSED)' },
+      handler: async (input) => ok(await deps.resumeCampaign.execute(requireTenant(input), id(input.params))),
     },
   ];
 }

@@ -144,3 +144,11 @@ export function outboxFallbackChannels(providers: readonly ProviderRow[]): strin
     return active.some((p) => p.vendor === 'outbox') && active.some((p) => p.vendor !== 'outbox');
   }).sort();
 }
+
+/** A campaign's ETA in words: "under a minute", "about 12 min", "about 3 h 20 min"; "—" when unknown. */
+export function etaText(seconds: unknown): string {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds < 60) return 'under a minute';
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `about ${minutes} min` : `about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

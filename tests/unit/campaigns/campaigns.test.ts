@@ -6,6 +6,8 @@ import { CancelCampaign } from '../../../core/use-cases/campaigns/cancel-campaig
 import { CreateCampaign } from '../../../core/use-cases/campaigns/create-campaign.ts';
 import { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
 import { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
+import { PauseCampaign } from '../../../core/use-cases/campaigns/pause-campaign.ts';
+import { ResumeCampaign } from '../../../core/use-cases/campaigns/resume-campaign.ts';
 import { RunCampaign } from '../../../core/use-cases/campaigns/run-campaign.ts';
 import { SendCampaign } from '../../../core/use-cases/campaigns/send-campaign.ts';
 import { ReleaseScheduledMessages } from '../../../core/use-cases/messaging/release-scheduled-messages.ts';
@@ -238,6 +240,27 @@ describe('campaigns: approval gate, estimate, fan-out that survives a crash, com
     expect((await new CancelCampaign(deps()).execute(scope(), created.id)).status).to.equal('CANCELLED');
     expect(await run().execute(job)).to.include({ status: 'CANCELLED', fanOutDone: false });
     expect((await p.core.storage.campaigns.counts(p.organizationId, created.id)).recipients).to.equal(2);
+  });
+
+  it('pauses the fan-out at the next batch and resumes it from the cursor with a new job: everyone messaged once', async () => {
+    const list = await contacts(7);
+    const created = await campaign('Flash sale');
+    await new SendCampaign(deps()).execute(scope(), created.id);
+    const job = { campaignId: created.id, organizationId: p.organizationId };
+    const oneBatch = new RunCampaign({ ...deps(), fraud: { recipientPerHour: 20, newTenantDays: 0, newTenantPerHour: 1_000 }, batchSize: 3, maxBatchesPerRun: 1 });
+    await oneBatch.execute(job);
+    p.core.storage.jobs.take(QUEUES.campaignRun);
+    const paused = await new PauseCampaign(deps()).execute(scope(), created.id);
+    expect(paused).to.include({ status: 'PAUSED' });
+    expect(paused.progress).to.include({ total: 7, processed: 3, paused: true, etaSeconds: null });
+    expect(await run().execute(job)).to.include({ status: 'PAUSED', fanOutDone: false });
+    expect((await caught(() => new PauseCampaign(deps()).execute(scope(), created.id))).code).to.equal('CONFLICT');
+    expect((await new ResumeCampaign(deps()).execute(scope(), created.id)).status).to.equal('SENDING');
+    expect(p.core.storage.jobs.take(QUEUES.campaignRun).map((j) => j.data)).to.deep.equal([job]);
+    expect(await run().execute(job)).to.include({ status: 'SENDING', fanOutDone: true });
+    const recipients = (await p.core.storage.messages.list(p.organizationId, {}, 0, 100)).items.map((m) => m.recipient).sort();
+    expect(recipients).to.deep.equal(list.map((c) => c.phone).sort());
+    expect((await caught(() => new ResumeCampaign(deps()).execute(scope(), created.id))).code).to.equal('CONFLICT');
   });
 
   it('schedules a campaign with a future scheduledAt (no delayed job) and the scheduler starts it at its time, once', async () => {

@@ -1,12 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
+import { etaText } from '../format.ts';
 import { Link } from '../router.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Select, Time, ghs, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Campaign = Record<string, unknown> & { id: string; name: string };
 type Row = Record<string, unknown> & { id: string; name: string };
 
-const ACTIVE = ['SENDING', 'SCHEDULED', 'RUNNING', 'IN_PROGRESS', 'PROCESSING', 'QUEUED', 'STARTED'];
+const ACTIVE = ['SENDING', 'PAUSED', 'SCHEDULED', 'RUNNING', 'IN_PROGRESS', 'PROCESSING', 'QUEUED', 'STARTED'];
 
 export function CampaignsPage(): ReactNode {
   return <Page title="Campaigns"><Requires needs={['GET /campaigns', 'POST /campaigns', 'POST /campaigns/{id}/send']} feature="Campaigns"><Campaigns /></Requires></Page>;
@@ -70,10 +71,14 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
   const status = String(campaign['status'] ?? 'DRAFT').toUpperCase();
   const stats = (campaign['counts'] ?? campaign['stats'] ?? campaign['progress'] ?? {}) as Record<string, unknown>;
   const n = (k: string): number => Number(stats[k] ?? 0) || 0;
-  const total = n('recipients') || n('total');
-  // Handed to the pipeline and settled one way or another (queued and pending are still on their way).
-  const done = n('sent') + n('delivered') + n('failed') + n('rejected') + n('skipped');
-  const canCancel = (routes?.has('POST /campaigns/{id}/cancel') ?? false) && ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING'].includes(status);
+  // The server's progress (docs/campaigns.md, "Progress and ETA"): contacts handed over of the audience, and the ETA of the current phase.
+  const progress = (campaign['progress'] ?? null) as Record<string, unknown> | null;
+  const total = progress ? Number(progress['total'] ?? 0) || 0 : n('recipients') || n('total');
+  // Without it: handed to the pipeline and settled one way or another (queued and pending are still on their way).
+  const done = progress ? Number(progress['processed'] ?? 0) || 0 : n('sent') + n('delivered') + n('failed') + n('rejected') + n('skipped');
+  const canCancel = (routes?.has('POST /campaigns/{id}/cancel') ?? false) && ['DRAFT', 'PENDING_APPROVAL', 'SCHEDULED', 'SENDING', 'PAUSED'].includes(status);
+  const canPause = (routes?.has('POST /campaigns/{id}/pause') ?? false) && status === 'SENDING' && progress?.['phase'] === 'FAN_OUT';
+  const canResume = (routes?.has('POST /campaigns/{id}/resume') ?? false) && status === 'PAUSED';
 
   const run = async (action: () => Promise<void>): Promise<void> => {
     setBusy(true); setError(null);
@@ -88,6 +93,10 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
     await api.post(`/campaigns/${encodeURIComponent(campaign.id)}/cancel`);
     onChange();
   });
+  const toggle = (action: 'pause' | 'resume'): Promise<void> => run(async () => {
+    await api.post(`/campaigns/${encodeURIComponent(campaign.id)}/${action}`);
+    onChange();
+  });
   const send = (): Promise<void> => run(async () => {
     if (!confirm(`Send “${campaign.name}” now?`)) return;
     await api.post(`/campaigns/${encodeURIComponent(campaign.id)}/send`);
@@ -100,6 +109,8 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
         <div className="actions">
           {estimateRoute && <button type="button" className="secondary" disabled={busy} onClick={() => void doEstimate()}>Estimate</button>}
           {(status === 'DRAFT' || status.includes('APPROVAL')) && <button type="button" disabled={busy || status.includes('APPROVAL')} onClick={() => void send()}>{campaign['scheduledAt'] ? 'Schedule' : 'Send'}</button>}
+          {canPause && <button type="button" className="secondary" disabled={busy} onClick={() => void toggle('pause')}>Pause</button>}
+          {canResume && <button type="button" disabled={busy} onClick={() => void toggle('resume')}>Resume</button>}
           {canCancel && <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>Cancel</button>}
         </div>
       </header>
@@ -109,6 +120,15 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
       {total > 0 && (
         <>
           <Progress label="Processed" value={Math.min(done, total)} max={total} />
+          {progress && (status === 'SENDING' || status === 'PAUSED') && (
+            <p className="hint" data-testid="campaign-eta">
+              {status === 'PAUSED'
+                ? 'Paused: no more recipients are handed over until you resume (messages already queued still go out).'
+                : `${progress['phase'] === 'FAN_OUT' ? 'Handing recipients over' : 'Delivering queued messages'}${typeof progress['ratePerSecond'] === 'number' ? ` at ${str(progress['ratePerSecond'])}/s` : ''}`
+                  + ` · ${str(progress['queued'])} queued, ${str(progress['sent'])} sent, ${str(progress['failed'])} failed · ETA ${etaText(progress['etaSeconds'])}`
+                  + (progress['estimatedCompletionAt'] ? ` (${new Date(String(progress['estimatedCompletionAt'])).toLocaleTimeString()})` : '')}
+            </p>
+          )}
           <p className="hint">{['recipients', 'queued', 'scheduled', 'sent', 'delivered', 'failed', 'rejected', 'skipped'].filter((k) => stats[k] !== undefined).map((k) => `${k} ${n(k)}`).join(' · ')}</p>
         </>
       )}
