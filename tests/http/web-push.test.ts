@@ -90,6 +90,28 @@ describe('HTTP: Web Push sends to a browser subscription', () => {
     expect(push.delivered.length + push.refused.length).to.equal(before);
   });
 
+  it('an organization\'s own web-push account: bad VAPID credentials are refused when saved; its sends reach the subscription through the egress policy', async () => {
+    const own = await registerTenant(app.api, 'webpush-own');
+    const ownKeys = webpush.generateVAPIDKeys();
+    const mismatched = await app.api.post('/vendor-accounts', { name: 'my-web-push', vendor: 'web-push', credentials: { ...ownKeys, publicKey: vapid.publicKey, subject: 'mailto:a@b.example' } }, own.auth);
+    expect(mismatched.status, mismatched.text).to.equal(400);
+    expect(mismatched.text).to.contain('not one key pair').and.not.contain(ownKeys.privateKey);
+    const created = await app.api.post('/vendor-accounts', { name: 'my-web-push', vendor: 'web-push', credentials: { ...ownKeys, subject: 'mailto:a@b.example' } }, own.auth);
+    expect(created.status, created.text).to.equal(201);
+    expect(created.text).to.not.contain(ownKeys.privateKey);
+    await app.container.get(MESSAGING.runtime).reload();
+    const ownKey = (await app.api.post('/api-keys', { name: 'live', isSandbox: false }, own.auth)).body.data.key;
+    await app.container.get(INFRA.storage).wallets.update(own.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: `seed-own-${name}`, description: 'test credit' }), new Date());
+    const browser = push.subscribe(ownKeys.publicKey);
+    const sent = await app.api.post('/messages/send', { channel: 'PUSH', to: browser.json, body: 'From our own account' }, { apiKey: ownKey });
+    expect(sent.status, sent.text).to.equal(201);
+    expect(sent.body.data).to.include({ status: 'SENT', provider: `${own.organizationId}/my-web-push` });
+    expect(push.delivered.at(-1)).to.deep.include({ subscriptionId: browser.id });
+    const metadata = await app.api.post('/messages/send', { channel: 'PUSH', to: JSON.stringify({ ...browser.subscription, endpoint: 'https://169.254.169.254/push/x' }), body: 'x' }, { apiKey: ownKey });
+    const failed = (await app.api.get(`/messages/${metadata.body.data.id}`, { apiKey: ownKey })).body.data;
+    expect(failed.errorCode).to.equal('ENDPOINT_REFUSED');
+  });
+
   it('refuses malformed subscriptions and notifications too big for a push service with a 400 naming the field', async () => {
     const browser = push.subscribe(vapid.publicKey);
     const http = await app.api.post('/messages/send', { channel: 'PUSH', to: JSON.stringify({ ...browser.subscription, endpoint: 'http://push.example/x' }), body: 'hi' }, { apiKey });
