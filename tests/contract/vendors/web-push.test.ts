@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { DnsEgressPolicy } from '../../../adapters/egress/dns-egress-policy.ts';
 import { TenantVendorAdapter } from '../../../adapters/egress/tenant-vendor-adapter.ts';
 import { WebPushProvider, vapidProblem, type WebPushOptions } from '../../../adapters/providers/web-push.ts';
-import { parseWebPushSubscription } from '../../../core/domain/web-push-subscription.ts';
+import { parseWebPushSubscription, WEB_PUSH_PAYLOAD_MAX_BYTES, webPushPayload } from '../../../core/domain/web-push-subscription.ts';
 import { normalizeRecipient, noProviderForDestination } from '../../../core/domain/recipient.ts';
 import type { OutboundMessage } from '../../../core/ports/channel-provider.ts';
 import { startFakePushService, type FakePushService } from '../../support/fake-vendors/web-push-service.ts';
@@ -52,6 +52,17 @@ describe('Contract: Web Push adapter against a local RFC 8030 push service (VAPI
     await provider({ defaultTitle: 'Nkra' }).send(message(browser.json));
     await provider().send(message(browser.json));
     expect(fake.delivered.map((d) => (d.payload as { title?: string }).title)).to.deep.equal(['Nkra', undefined]);
+  });
+
+  it('3,993 bytes of JSON encrypt to exactly the 4,096 bytes a push service must take; one byte more is refused (413 -> INVALID_REQUEST)', async () => {
+    const browser = fake.subscribe(VAPID.publicKey);
+    // The JSON the adapter encrypts for message() is {"body":...,"data":{"message_id":"msg_web_1"}}: fill the body to the byte.
+    const overhead = JSON.stringify(webPushPayload('msg_web_1', null, '', null)).length;
+    const fill = (bytes: number) => 'a'.repeat(bytes - overhead);
+    expect((await provider().send(message(browser.json, { body: fill(WEB_PUSH_PAYLOAD_MAX_BYTES) }))).accepted).to.equal(true);
+    const tooBig = await provider().send(message(browser.json, { body: fill(WEB_PUSH_PAYLOAD_MAX_BYTES + 1) }));
+    expect(tooBig).to.include({ accepted: false, retryable: false, errorCode: 'INVALID_REQUEST' });
+    expect(fake.refused.map((r) => r.status)).to.deep.equal([413]);
   });
 
   it('a subscription the browser dropped (410) fails for good as UNREGISTERED, not account-level', async () => {
