@@ -66,6 +66,9 @@ describe('HTTP: Web Push sends to a browser subscription', () => {
   it('a dropped subscription (410) fails the message UNREGISTERED and clears it from the contact, whatever spelling the contact was saved with', async () => {
     const browser = push.subscribe(vapid.publicKey);
     const spelled = JSON.stringify({ keys: { auth: browser.subscription.keys.auth, p256dh: browser.subscription.keys.p256dh }, expirationTime: null, endpoint: browser.subscription.endpoint });
+    const malformed = await app.api.post('/contacts', { firstName: 'Ama', fcmToken: JSON.stringify({ endpoint: 'https://push.example/x', keys: { p256dh: 'short', auth: 'short' } }) }, tenant.auth);
+    expect(malformed.status, malformed.text).to.equal(400);
+    expect(malformed.text).to.contain('fcmToken').and.contain('p256dh');
     const contact = (await app.api.post('/contacts', { firstName: 'Ama', fcmToken: spelled }, tenant.auth)).body.data;
     expect(contact.fcmToken).to.equal(browser.json);
     push.unsubscribe(browser.id);

@@ -115,6 +115,13 @@ describe('Contract: Web Push adapter against a local RFC 8030 push service (VAPI
     expect(() => new WebPushProvider({ credentials: { ...VAPID, subject: 'x' } })).to.throw(/subject/);
   });
 
+  it('a p256dh of the right size that is not a point on P-256 cannot be encrypted to: INVALID_REQUEST, nothing sent', async () => {
+    const keys = { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
+    const result = await provider().send(message(JSON.stringify({ endpoint: `${fake.url}/push/x`, keys })));
+    expect(result).to.include({ accepted: false, retryable: false, errorCode: 'INVALID_REQUEST' });
+    expect(fake.refused.length + fake.delivered.length).to.equal(0);
+  });
+
   it('accepts only Web Push subscriptions (routing sends other tokens elsewhere)', async () => {
     const browser = fake.subscribe(VAPID.publicKey);
     expect(provider().accepts(browser.json)).to.equal(true);
