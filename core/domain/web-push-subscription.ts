@@ -48,8 +48,8 @@ export function parseWebPushSubscription(raw: string): SubscriptionResult {
   if (endpointReason) return { ok: false, reason: `is a Web Push subscription whose endpoint ${endpointReason}` };
   const keys = record['keys'] !== null && typeof record['keys'] === 'object' ? record['keys'] as Record<string, unknown> : {};
   const p256dh = key(keys['p256dh'], 65);
-  if (!p256dh || Buffer.from(p256dh, 'base64url')[0] !== 0x04) {
-    return { ok: false, reason: 'is a Web Push subscription whose keys.p256dh is not base64url of a 65-byte uncompressed P-256 key' };
+  if (!p256dh || !isP256Point(Buffer.from(p256dh, 'base64url'))) {
+    return { ok: false, reason: 'is a Web Push subscription whose keys.p256dh is not base64url of a 65-byte uncompressed P-256 public key (a point on the curve)' };
   }
   const auth = key(keys['auth'], 16);
   if (!auth) return { ok: false, reason: 'is a Web Push subscription whose keys.auth is not base64url of 16 bytes' };
@@ -71,6 +71,20 @@ export function webPushEndpointReason(endpoint: string): string | null {
   if (url.username || url.password) return 'must not carry credentials';
   if (url.hash) return 'must not have a fragment';
   return null;
+}
+
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+/** Whether 65 bytes are an uncompressed point on P-256 (0x04, x, y with y^2 = x^3 - 3x + b mod p): the browser's key the payload is encrypted to. */
+function isP256Point(bytes: Uint8Array): boolean {
+  if (bytes.length !== 65 || bytes[0] !== 0x04) return false;
+  const read = (from: number) => BigInt(`0x${Buffer.from(bytes.subarray(from, from + 32)).toString('hex')}`);
+  const x = read(1);
+  const y = read(33);
+  if (x >= P256_P || y >= P256_P) return false;
+  const mod = (n: bigint) => ((n % P256_P) + P256_P) % P256_P;
+  return mod(y * y) === mod(x * x * x - 3n * x + P256_B);
 }
 
 /** The key unpadded when it is base64url of exactly `bytes` bytes, else null. */

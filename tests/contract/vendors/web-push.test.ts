@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createECDH } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { DnsEgressPolicy } from '../../../adapters/egress/dns-egress-policy.ts';
 import { TenantVendorAdapter } from '../../../adapters/egress/tenant-vendor-adapter.ts';
@@ -115,10 +116,12 @@ describe('Contract: Web Push adapter against a local RFC 8030 push service (VAPI
     expect(() => new WebPushProvider({ credentials: { ...VAPID, subject: 'x' } })).to.throw(/subject/);
   });
 
-  it('a p256dh of the right size that is not a point on P-256 cannot be encrypted to: INVALID_REQUEST, nothing sent', async () => {
+  it('a p256dh of the right size that is not a point on P-256 is not a subscription: refused by the adapter without a request, and by sends with a 400', async () => {
     const keys = { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
-    const result = await provider().send(message(JSON.stringify({ endpoint: `${fake.url}/push/x`, keys })));
-    expect(result).to.include({ accepted: false, retryable: false, errorCode: 'INVALID_REQUEST' });
+    const to = JSON.stringify({ endpoint: `${fake.url}/push/x`, keys });
+    expect(parseWebPushSubscription(to)).to.deep.include({ ok: false });
+    const result = await provider().send(message(to));
+    expect(result).to.include({ accepted: false, retryable: false, errorCode: 'TOKEN_NOT_WEB_PUSH' });
     expect(fake.refused.length + fake.delivered.length).to.equal(0);
   });
 
@@ -132,7 +135,7 @@ describe('Contract: Web Push adapter against a local RFC 8030 push service (VAPI
 });
 
 describe('Web Push subscription as a PUSH recipient', () => {
-  const keys = { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
+  const keys = { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
 
   it('is read strictly and stored in one canonical spelling (expirationTime and padding dropped)', () => {
     const given = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', expirationTime: null, keys: { auth: `${keys.auth}==`, p256dh: keys.p256dh } });
