@@ -102,6 +102,7 @@ export * from './use-cases/messaging/get-message.ts';
 export * from './use-cases/messaging/message-preparation.ts';
 export * from './use-cases/messaging/push-fields.ts';
 export * from './domain/push-content.ts';
+export * from './domain/web-push-subscription.ts';
 export * from './use-cases/messaging/preview-message-cost.ts';
 export * from './use-cases/messaging/own-account-price.ts';
 export * from './use-cases/messaging/recover-abandoned-deliveries.ts';

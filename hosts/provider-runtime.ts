@@ -38,7 +38,7 @@ export class ProviderRuntime {
   #version: string | null = null;
 
   readonly #observer: ProviderObserver | undefined;
-  /** The egress policy organizations' own accounts connect through (docs/security.md); the platform's providers are the operator's and connect directly. */
+  /** The egress policy organizations' own accounts connect through (docs/security.md); the platform's providers are the operator's and connect directly, except Web Push (each subscription names its host). */
   readonly egress: DnsEgressPolicy;
 
   constructor(repository: ProviderRepository, config: Config, logger: Logger, observer?: ProviderObserver, egress?: DnsEgressPolicy) {
@@ -157,7 +157,7 @@ export class ProviderRuntime {
   }
 
   #factoryContext() {
-    return { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs, publicUrl: this.#config.publicUrl };
+    return { outboxDirectory: path.join(this.#config.dataDir, 'outbox'), timeoutMs: this.#config.providerTimeoutMs, publicUrl: this.#config.publicUrl, egress: this.egress };
   }
 
   /** Runs the real health check of a loaded provider; null when it is not loaded. */

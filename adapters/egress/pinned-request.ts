@@ -5,7 +5,8 @@ import { isIP, type LookupFunction } from 'node:net';
 export interface EgressRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text, or bytes (an encrypted Web Push payload). */
+  body?: string | Buffer;
   /** Bounds the whole exchange (connection, request, answer). */
   timeoutMs: number;
   /** At most this much of the answer is read; default 1 MiB. */

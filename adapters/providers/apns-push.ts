@@ -1,6 +1,6 @@
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
 import { pushDataMap } from '../../core/domain/push-content.ts';
-import { pushTokenKind } from '../../core/domain/recipient.ts';
+import { pushTokenKind, pushTokenLabel } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import { asRecord, asString, httpFailure, isSuccess, unhealthy, vendorFailure, vendorText, type VendorAnswer, type VendorFailure } from './ghana-sms-http.ts';
@@ -78,7 +78,7 @@ export class ApnsPushProvider implements VendorAdapter {
 
   async send(message: OutboundMessage): Promise<ProviderResult> {
     const kind = pushTokenKind(message.to);
-    if (kind !== 'apns') return vendorFailure(false, 'TOKEN_NOT_APNS', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'fcm' ? 'FCM' : 'Expo'} token`}; configure a provider for it`);
+    if (kind !== 'apns') return vendorFailure(false, 'TOKEN_NOT_APNS', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `a ${pushTokenLabel(kind)} token`}; configure a provider for it`);
     const title = message.subject ?? this.#options.defaultTitle ?? null;
     const payload = JSON.stringify(apnsPayload(message, title));
     const headers = {

@@ -1,5 +1,5 @@
 import { pushDataMap } from '../../core/domain/push-content.ts';
-import { pushTokenKind } from '../../core/domain/recipient.ts';
+import { pushTokenKind, pushTokenLabel } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
@@ -59,7 +59,7 @@ export class ExpoPushProvider implements VendorAdapter {
 
   async send(message: OutboundMessage): Promise<ProviderResult> {
     const kind = pushTokenKind(message.to);
-    if (kind !== 'expo') return vendorFailure(false, 'TOKEN_NOT_EXPO', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'fcm' ? 'FCM' : 'APNs'} token`}; configure a provider for it`);
+    if (kind !== 'expo') return vendorFailure(false, 'TOKEN_NOT_EXPO', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `a ${pushTokenLabel(kind)} token`}; configure a provider for it`);
     const title = message.subject ?? this.#defaultTitle;
     const body = JSON.stringify([expoMessage(message, title)]);
     const call = await callVendor(LABEL, new URL(`${this.#baseUrl}/--/api/v2/push/send`), { method: 'POST', headers: this.#headers(), body }, this.#timeoutMs);

@@ -1,6 +1,6 @@
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
 import { pushDataMap } from '../../core/domain/push-content.ts';
-import { pushTokenKind } from '../../core/domain/recipient.ts';
+import { pushTokenKind, pushTokenLabel } from '../../core/domain/recipient.ts';
 import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderHealth, VendorAdapter } from '../../core/ports/vendor-adapter.ts';
 import {
@@ -70,7 +70,7 @@ export class FcmPushProvider implements VendorAdapter {
   async send(message: OutboundMessage): Promise<ProviderResult> {
     // An APNs or Expo token is not FCM's: refused here, for good, rather than spending a vendor call on it.
     const kind = pushTokenKind(message.to);
-    if (kind !== 'fcm') return vendorFailure(false, 'TOKEN_NOT_FCM', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `an ${kind === 'apns' ? 'APNs' : 'Expo'} token`}; configure a provider for it`);
+    if (kind !== 'fcm') return vendorFailure(false, 'TOKEN_NOT_FCM', `${LABEL}: the device token is ${kind === null ? 'not a push token' : `a ${pushTokenLabel(kind)} token`}; configure a provider for it`);
     const title = message.subject ?? this.#defaultTitle;
     const payload = fcmMessage(message, title);
     let result = await this.#sendWithToken(JSON.stringify(payload), false);

@@ -8,6 +8,8 @@ import { TermiiSmsProvider } from './termii-sms.ts';
 import { FcmPushProvider } from './fcm-push.ts';
 import { ApnsPushProvider } from './apns-push.ts';
 import { ExpoPushProvider } from './expo-push.ts';
+import { WEB_PUSH_URGENCIES, WebPushProvider, type WebPushUrgency } from './web-push.ts';
+import type { DnsEgressPolicy } from '../egress/dns-egress-policy.ts';
 import { MetaWhatsappProvider } from './meta-whatsapp.ts';
 import { SendgridEmailProvider } from './sendgrid-email.ts';
 import { SmtpEmailProvider } from './smtp-email.ts';
@@ -23,6 +25,8 @@ export interface FactoryContext {
   timeoutMs: number;
   /** Public base URL of this service: vendor callbacks go to `${publicUrl}/providers/callbacks/<vendor>/<callbackId>`. */
   publicUrl: string;
+  /** The egress policy Web Push sends connect through (its hosts are each subscription's); a strict default when absent. */
+  egress?: DnsEgressPolicy;
 }
 
 /** A required credential or setting; missing ones fail the provider's load with a clear message. */
@@ -55,6 +59,17 @@ function apnsEnvironment(config: ProviderConfig): 'production' | 'sandbox' {
   const value = config.settings['environment'] ?? 'production';
   if (value !== 'production' && value !== 'sandbox') throw new Error(`provider ${config.name}: setting "environment" must be "production" or "sandbox"`);
   return value;
+}
+
+/** Web Push's `ttlSeconds` (0 to 28 days) and `urgency` settings; anything else refuses to load. */
+function webPushSettings(config: ProviderConfig): { ttlSeconds?: number; urgency?: WebPushUrgency } {
+  const ttl = config.settings['ttlSeconds'];
+  const urgency = config.settings['urgency'];
+  if (ttl !== undefined && (!/^\d+$/.test(ttl) || Number(ttl) > 2_419_200)) throw new Error(`provider ${config.name}: setting "ttlSeconds" must be a whole number of seconds from 0 to 2419200 (28 days)`);
+  if (urgency !== undefined && !(WEB_PUSH_URGENCIES as readonly string[]).includes(urgency)) {
+    throw new Error(`provider ${config.name}: setting "urgency" must be one of ${WEB_PUSH_URGENCIES.join(', ')}`);
+  }
+  return { ...(ttl !== undefined ? { ttlSeconds: Number(ttl) } : {}), ...(urgency !== undefined ? { urgency: urgency as WebPushUrgency } : {}) };
 }
 
 type Builder = (config: ProviderConfig, credentials: Record<string, string>, context: FactoryContext) => ChannelProvider | VendorAdapter;
@@ -107,6 +122,11 @@ export const VENDOR_BUILDERS: Record<string, Builder> = {
   }),
   'expo-push': (config, credentials, context) => new ExpoPushProvider({
     ...common(config, context), credentials: optional(credentials, 'accessToken'), ...optional(config.settings, 'defaultTitle'),
+  }),
+  'web-push': (config, credentials, context) => new WebPushProvider({
+    name: deliveryName(config), timeoutMs: context.timeoutMs, ...(context.egress ? { egress: context.egress } : {}),
+    credentials: { publicKey: need(credentials, 'publicKey', config), privateKey: need(credentials, 'privateKey', config), subject: need(credentials, 'subject', config) },
+    ...optional(config.settings, 'defaultTitle'), ...webPushSettings(config),
   }),
   'smtp-email': (config, credentials, context) => new SmtpEmailProvider({
     name: config.name, timeoutMs: context.timeoutMs, host: need(config.settings, 'host', config), from: need(config.settings, 'from', config),

@@ -1,4 +1,5 @@
 import { DEFAULT_COUNTRY, normalizePhone } from './phone.ts';
+import { looksLikeWebPushSubscription, parseWebPushSubscription } from './web-push-subscription.ts';
 
 /** A person a tenant messages: any of phone (E.164), email (lowercased) and push token. */
 export interface Contact {
@@ -95,6 +96,13 @@ export function normalizeContactFields(input: ContactFieldsInput):
   }
   const email = blank(input.email)?.toLowerCase() ?? null;
   if (email !== null && (email.length > 254 || !EMAIL.test(email))) return { ok: false, field: 'email', reason: 'email must be a valid email address' };
+  let fcmToken = blank(input.fcmToken);
+  if (fcmToken !== null && looksLikeWebPushSubscription(fcmToken)) {
+    // A browser's Web Push subscription is kept in its one canonical spelling: the spelling sends store, so a dead one is cleared from the contact.
+    const read = parseWebPushSubscription(fcmToken);
+    if (!read.ok) return { ok: false, field: 'fcmToken', reason: `fcmToken ${read.reason}` };
+    fcmToken = read.canonical;
+  }
   const attributes = input.attributes ?? {};
   if (Object.keys(attributes).length > ATTRIBUTES_MAX) return { ok: false, field: 'attributes', reason: `at most ${ATTRIBUTES_MAX} attributes` };
   for (const [name, value] of Object.entries(attributes)) {
@@ -105,7 +113,7 @@ export function normalizeContactFields(input: ContactFieldsInput):
     ok: true,
     fields: {
       firstName: blank(input.firstName), lastName: blank(input.lastName), phone, email, countryCode,
-      tags: normalizeTags(input.tags ?? []), fcmToken: blank(input.fcmToken), attributes: { ...attributes },
+      tags: normalizeTags(input.tags ?? []), fcmToken, attributes: { ...attributes },
     },
   };
 }

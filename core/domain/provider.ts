@@ -4,10 +4,11 @@ import type { Channel } from './channel.ts';
  * Vendors an organization may bring its own account of (docs/providers.md, "Tenant-owned vendor
  * accounts"), with the channel each serves: HTTP vendors reached at their public endpoints. Not the
  * outbox (a local file) nor SMTP (a host of the tenant's choosing would reach the internal network).
+ * `web-push` connects to each subscription's push service, under the address policy (docs/security.md).
  */
 export const TENANT_VENDOR_CHANNELS: Readonly<Record<string, Channel>> = {
   'arkesel-sms': 'SMS', 'hubtel-sms': 'SMS', 'mnotify-sms': 'SMS', 'termii-sms': 'SMS', 'africas-talking-sms': 'SMS', 'twilio-sms': 'SMS',
-  'meta-whatsapp': 'WHATSAPP', 'sendgrid-email': 'EMAIL', 'fcm-push': 'PUSH', 'apns-push': 'PUSH', 'expo-push': 'PUSH', 'twilio-voice': 'VOICE', 'africas-talking-voice': 'VOICE',
+  'meta-whatsapp': 'WHATSAPP', 'sendgrid-email': 'EMAIL', 'fcm-push': 'PUSH', 'apns-push': 'PUSH', 'expo-push': 'PUSH', 'web-push': 'PUSH', 'twilio-voice': 'VOICE', 'africas-talking-voice': 'VOICE',
 };
 
 /** Vendors that report to us by callback (delivery reports, inbound messages): each account has its own callback URL. */

@@ -1,6 +1,7 @@
 import type { Channel } from './channel.ts';
 import { isSubscriberId } from './inbox.ts';
 import { DEFAULT_COUNTRY, normalizePhone, type NormalizedPhone } from './phone.ts';
+import { looksLikeWebPushSubscription, parseWebPushSubscription } from './web-push-subscription.ts';
 
 /** Channels whose recipient is a phone number (sent in E.164). */
 export const PHONE_CHANNELS: readonly Channel[] = ['SMS', 'WHATSAPP', 'VOICE'];
@@ -37,11 +38,17 @@ const APNS_TOKEN = /^(?:[0-9a-f]{2}){32,100}$/i;
  */
 const EXPO_TOKEN = /^(?:Expo(?:nent)?PushToken\[.*\]|[a-z\d]{8}-[a-z\d]{4}-[a-z\d]{4}-[a-z\d]{4}-[a-z\d]{12})$/is;
 
-/** Which push service a device token belongs to (the vendor that can deliver to it). */
-export type PushTokenKind = 'fcm' | 'apns' | 'expo';
+/** Which push service a device token belongs to (the vendor that can deliver to it); `web`: a browser's Web Push subscription. */
+export type PushTokenKind = 'fcm' | 'apns' | 'expo' | 'web';
+
+/** How messages name a token kind: FCM, APNs, Expo, Web Push. */
+export function pushTokenLabel(kind: PushTokenKind): string {
+  return { fcm: 'FCM', apns: 'APNs', expo: 'Expo', web: 'Web Push' }[kind];
+}
 
 /** Detects a token's push service, or null when it is none of the kinds we deliver to. */
 export function pushTokenKind(token: string): PushTokenKind | null {
+  if (looksLikeWebPushSubscription(token)) return parseWebPushSubscription(token).ok ? 'web' : null;
   if (token.length <= PUSH_TOKEN_MAX_LENGTH && EXPO_TOKEN.test(token)) return 'expo';
   if (APNS_TOKEN.test(token)) return 'apns';
   return isPushToken(token) ? 'fcm' : null;
@@ -54,14 +61,14 @@ export function pushTokenKind(token: string): PushTokenKind | null {
 export function noProviderForDestination(channel: Channel, to: string): string {
   const kind = channel === 'PUSH' ? pushTokenKind(to) : null;
   if (!kind) return `No ${channel} provider configured accepts this destination`;
-  const label = kind === 'fcm' ? 'FCM' : kind === 'apns' ? 'APNs' : 'Expo';
-  return `No PUSH provider configured accepts ${label} device tokens (kind ${kind}); configure a ${kind}-push provider`;
+  if (kind === 'web') return 'No PUSH provider configured accepts Web Push subscriptions (kind web); configure a web-push provider';
+  return `No PUSH provider configured accepts ${pushTokenLabel(kind)} device tokens (kind ${kind}); configure a ${kind}-push provider`;
 }
 
 /**
  * Normalizes the `to` of a send for its channel: SMS, WHATSAPP and VOICE take a phone number
  * (read with `countryCode` as the default country, see normalizePhone), EMAIL an address, PUSH a
- * device token of FCM, APNs or Expo (its kind detected), IN_APP a subscriber id (the tenant's own id of the
+ * device token of FCM, APNs or Expo or a Web Push subscription JSON (its kind detected), IN_APP a subscriber id (the tenant's own id of the
  * person, docs/inbox.md). `reason` reads after the field name ("to is not a valid email address").
  */
 export function normalizeRecipient(channel: Channel, raw: string, countryCode: string = DEFAULT_COUNTRY): RecipientResult {
@@ -80,9 +87,14 @@ export function normalizeRecipient(channel: Channel, raw: string, countryCode: s
     }
     case 'PUSH': {
       const token = raw.trim();
+      if (looksLikeWebPushSubscription(token)) {
+        const read = parseWebPushSubscription(token);
+        if (!read.ok) return { ok: false, reason: read.reason };
+        return { ok: true, recipient: read.canonical, country: null, phone: null, pushTokenKind: 'web' };
+      }
       const kind = pushTokenKind(token);
       if (!kind) {
-        return { ok: false, reason: 'is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token or an Expo push token)' };
+        return { ok: false, reason: 'is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token, an Expo push token or a Web Push subscription JSON)' };
       }
       return { ok: true, recipient: kind === 'apns' ? token.toLowerCase() : token, country: null, phone: null, pushTokenKind: kind };
     }

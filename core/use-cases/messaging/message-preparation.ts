@@ -139,7 +139,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     }
   }
 
-  const push = checkPushContent(draft, subject, rendered.text, field);
+  const push = checkPushContent(draft, subject, rendered.text, field, recipient.pushTokenKind);
   // Meta refuses an empty template parameter (132000 family): say so before charging.
   const blank = draft.channel === 'WHATSAPP' && template?.metaTemplate
     ? mappedVariables(template.metaTemplate).filter((name) => !(draft.variables?.[name] ?? '').trim()) : [];

@@ -20,7 +20,7 @@ export interface MessageCostPreview {
   recipient: string;
   /** The destination country that picked the pricing rule; null for email, push and non-geographic numbers. */
   country: string | null;
-  /** PUSH: the service the device token belongs to (fcm, apns, expo). */
+  /** PUSH: the service the device token belongs to (fcm, apns, expo; web for a Web Push subscription). */
   pushTokenKind?: PushTokenKind | null;
   /** SMS only (null otherwise): encoding, length in septets / UTF-16 code units, room per segment at this length. */
   encoding: SmsEncoding | null;

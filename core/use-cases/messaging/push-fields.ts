@@ -4,6 +4,8 @@ import type { Channel } from '../../domain/channel.ts';
 import {
   PUSH_DATA_KEY_MAX, PUSH_DATA_MAX_KEYS, PUSH_PAYLOAD_MAX_BYTES, PUSH_URL_MAX, pushPayloadBytes, reservedPushDataKey, type PushContent,
 } from '../../domain/push-content.ts';
+import { WEB_PUSH_PAYLOAD_MAX_BYTES, webPushPayloadBytes } from '../../domain/web-push-subscription.ts';
+import type { PushTokenKind } from '../../domain/recipient.ts';
 
 /** The optional push fields of a send (docs/messaging-rules.md, "Push content"). */
 export interface PushFields {
@@ -32,7 +34,7 @@ export const pushFieldEntries = {
  * dropped), and the whole notification must fit the vendors' 4 KiB payload: a VALIDATION_ERROR names
  * `data` when the data made it too big, `body` otherwise.
  */
-export function checkPushContent(draft: PushFields & { channel: Channel }, title: string | null, body: string, field: string): PushContent | null {
+export function checkPushContent(draft: PushFields & { channel: Channel }, title: string | null, body: string, field: string, kind?: PushTokenKind): PushContent | null {
   const given = (['imageUrl', 'link', 'data'] as const).filter((k) => draft[k] !== undefined);
   if (draft.channel !== 'PUSH') {
     if (given.length > 0) throw invalid(`${field}${given[0]}`, `${given[0]} is only for PUSH messages`);
@@ -44,6 +46,14 @@ export function checkPushContent(draft: PushFields & { channel: Channel }, title
     const withoutData = pushPayloadBytes(title, body, { ...push, data: {} });
     const culprit = Object.keys(push.data).length > 0 && withoutData <= PUSH_PAYLOAD_MAX_BYTES ? 'data' : 'body';
     throw invalid(`${field}${culprit}`, `the push notification would be ${bytes} bytes; FCM, APNs and Expo accept at most ${PUSH_PAYLOAD_MAX_BYTES} (shorten the ${culprit === 'data' ? 'data' : 'title, body or link'})`);
+  }
+  if (kind === 'web') {
+    // A Web Push body is the encrypted JSON: 3,993 bytes of it fill the 4,096 bytes every push service must take (RFC 8030, RFC 8291).
+    const webBytes = webPushPayloadBytes(title, body, push);
+    if (webBytes > WEB_PUSH_PAYLOAD_MAX_BYTES) {
+      const culprit = Object.keys(push.data).length > 0 && webPushPayloadBytes(title, body, { ...push, data: {} }) <= WEB_PUSH_PAYLOAD_MAX_BYTES ? 'data' : 'body';
+      throw invalid(`${field}${culprit}`, `the Web Push notification would be ${webBytes} bytes before encryption; at most ${WEB_PUSH_PAYLOAD_MAX_BYTES} fit a push service's 4096-byte body (shorten the ${culprit === 'data' ? 'data' : 'title, body or link'})`);
+    }
   }
   return push;
 }

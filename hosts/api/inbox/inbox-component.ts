@@ -2,7 +2,10 @@
  * The embeddable bell (docs/inbox.md): a dependency-free custom element, `<nkra-inbox app-id
  * subscriber-id subscriber-hash [api-url]>`, in Shadow DOM. It reads the feed, keeps an EventSource
  * open on /inbox/v1/stream (new items appear without a reload; the browser resumes with
- * Last-Event-ID after a drop), and marks items read. Served as a classic script so
+ * Last-Event-ID after a drop), and marks items read. With `web-push-key` (the web-push provider's VAPID
+ * public key) and `service-worker` (a worker script on the page's own origin) it offers "Enable browser
+ * notifications": it subscribes the browser and hands the subscription JSON to the page
+ * (`nkra-inbox:push-subscription`), whose backend stores it (docs/inbox.md). Served as a classic script so
  * `document.currentScript` tells it which server it came from.
  */
 export const INBOX_COMPONENT_JS = String.raw`(() => {
@@ -28,7 +31,9 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
     .subject { font-weight: 600; }
     .time { color: #6b7280; font-size: 12px; }
     .empty, .error { padding: 16px 12px; color: #6b7280; }
-    .more { width: 100%; padding: 8px; }
+    .more, .push { width: 100%; padding: 8px; }
+    .push { background: none; border: none; border-bottom: 1px solid #e5e7eb; color: #2563eb; }
+    .push[hidden] { display: none; }
   ` + '`' + String.raw`;
 
   class NkraInbox extends HTMLElement {
@@ -51,6 +56,7 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
         '<span class="badge" part="badge" hidden></span></button>' +
         '<section class="panel" part="panel" role="region" aria-label="Notifications" hidden>' +
         '<header><h2>Notifications</h2><button class="mark-all" type="button">Mark all as read</button></header>' +
+        '<button class="push" part="push" type="button" hidden>Enable browser notifications</button>' +
         '<ul role="list" aria-live="polite"></ul><div class="empty">No notifications yet</div>' +
         '<button class="more" type="button" hidden>Load older</button></section>';
       this.bell = root.querySelector('.bell');
@@ -59,6 +65,8 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
       this.list = root.querySelector('ul');
       this.empty = root.querySelector('.empty');
       this.more = root.querySelector('.more');
+      this.pushButton = root.querySelector('.push');
+      this.pushButton.addEventListener('click', () => this.enablePush());
       this.bell.addEventListener('click', () => this.toggle());
       root.querySelector('.mark-all').addEventListener('click', () => this.markAll('read'));
       this.more.addEventListener('click', () => this.load(this.cursor));
@@ -133,6 +141,26 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
         this.render();
       });
     }
+    /** Web Push offered only with a key and a worker, in a browser that has it, when the person has not refused notifications. */
+    get pushOffered() {
+      return !!(this.getAttribute('web-push-key') && this.getAttribute('service-worker') && 'serviceWorker' in navigator && 'PushManager' in window
+        && typeof Notification === 'function' && Notification.permission !== 'denied' && !this.pushEnabled);
+    }
+    async enablePush() {
+      try {
+        if ((await Notification.requestPermission()) !== 'granted') throw new Error('Notifications were not allowed');
+        const registration = await navigator.serviceWorker.register(this.getAttribute('service-worker'));
+        const b64 = this.getAttribute('web-push-key').replace(/-/g, '+').replace(/_/g, '/');
+        const raw = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+        const applicationServerKey = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+        const subscription = (await registration.pushManager.getSubscription()) || (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }));
+        this.pushEnabled = true;
+        this.render();
+        this.dispatchEvent(new CustomEvent('nkra-inbox:push-subscription', { detail: { subscription: JSON.stringify(subscription) } }));
+      } catch (e) {
+        this.dispatchEvent(new CustomEvent('nkra-inbox:error', { detail: { message: 'Browser notifications: ' + (e && e.message ? e.message : String(e)) } }));
+      }
+    }
     toggle(open) {
       const show = open === undefined ? this.panel.hidden : open;
       if (show) { // open towards the side with room, so the panel stays on screen wherever the bell sits
@@ -179,6 +207,7 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
       this.empty.textContent = this.error ? 'Could not load notifications: ' + this.error : 'No notifications yet';
       if (this.error) this.empty.hidden = false;
       this.more.hidden = !this.cursor;
+      this.pushButton.hidden = !this.pushOffered;
     }
   }
   customElements.define('nkra-inbox', NkraInbox);

@@ -89,7 +89,7 @@ describe('domain: normalizeRecipient', () => {
       const token = FCM_TOKEN.slice(0, 120) + bad + FCM_TOKEN.slice(120);
       expect(normalizeRecipient('PUSH', token).ok, JSON.stringify(bad)).to.equal(false);
     }
-    expect(reason('PUSH', '0241234567')).to.equal('is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token or an Expo push token)');
+    expect(reason('PUSH', '0241234567')).to.equal('is not a valid push device token (an FCM registration token, a 64-hex-digit APNs token, an Expo push token or a Web Push subscription JSON)');
   });
 
   it('accepts the tokens apps really have and detects their service: FCM, APNs (64 hex digits, lowercased), Expo', () => {

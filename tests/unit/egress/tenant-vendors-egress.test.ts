@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { generateKeyPairSync } from 'node:crypto';
+import { createECDH, generateKeyPairSync } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { DnsEgressPolicy } from '../../../adapters/egress/dns-egress-policy.ts';
 import { TenantVendorAdapter } from '../../../adapters/egress/tenant-vendor-adapter.ts';
 import { createVendorAdapter, isVendorAdapter } from '../../../adapters/providers/vendor-factory.ts';
@@ -7,6 +8,7 @@ import { TENANT_VENDOR_CHANNELS, type ProviderConfig } from '../../../core/domai
 import { VENDOR_HOSTS } from '../../../core/domain/vendor-endpoints.ts';
 import { makeTestServiceAccount } from '../../support/fake-vendors/fcm.ts';
 
+const webPushKeys = (createRequire(import.meta.url)('web-push') as { generateVAPIDKeys(): { publicKey: string; privateKey: string } }).generateVAPIDKeys();
 const apnsKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const SETUP: Record<string, { credentials: Record<string, string>; settings?: Record<string, string>; to: string }> = {
   'arkesel-sms': { credentials: { apiKey: 'k' }, settings: { senderId: 'ACME' }, to: '+233241234567' },
@@ -22,7 +24,14 @@ const SETUP: Record<string, { credentials: Record<string, string>; settings?: Re
   'fcm-push': { credentials: { serviceAccountJson: makeTestServiceAccount('https://oauth2.googleapis.com/token').json }, to: `fcm-instance-id:APA91b${'x7Yq'.repeat(36)}` },
   'apns-push': { credentials: { privateKey: apnsKey, keyId: 'ABC123DEFG', teamId: 'TEAM123456' }, settings: { topic: 'gh.example.app' }, to: 'ab'.repeat(32) },
   'expo-push': { credentials: {}, to: 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' },
+  // Web Push has no vendor host: each subscription names its push service, whose addresses the policy checks.
+  'web-push': {
+    credentials: { ...webPushKeys, subject: 'mailto:ops@example.com' },
+    to: JSON.stringify({ endpoint: 'https://push.example.net/push/abc', keys: { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') } }),
+  },
 };
+/** Vendors without fixed hosts (VENDOR_HOSTS): the address policy alone applies, and their health check makes no call. */
+const HOSTLESS = new Set(['web-push']);
 
 /**
  * Every vendor an organization may bring talks to its vendor's default endpoint through the egress
@@ -35,7 +44,7 @@ describe('Own vendor accounts of every supported vendor connect through the egre
 
   it('covers every tenant vendor', () => {
     expect(Object.keys(SETUP).sort()).to.deep.equal(Object.keys(TENANT_VENDOR_CHANNELS).sort());
-    for (const vendor of Object.keys(TENANT_VENDOR_CHANNELS)) expect(VENDOR_HOSTS[vendor], vendor).to.be.an('array').that.is.not.empty;
+    for (const vendor of Object.keys(TENANT_VENDOR_CHANNELS).filter((v) => !HOSTLESS.has(v))) expect(VENDOR_HOSTS[vendor], vendor).to.be.an('array').that.is.not.empty;
   });
 
   for (const [vendor, setup] of Object.entries(SETUP)) {
@@ -51,7 +60,7 @@ describe('Own vendor accounts of every supported vendor connect through the egre
       expect(result).to.include({ accepted: false, retryable: false, errorCode: 'ENDPOINT_REFUSED' });
       if (!result.accepted) expect(result.errorMessage).to.match(/resolves to 169\.254\.169\.254|non-public address/);
       const health = await adapter.checkHealth();
-      expect(health.ok).to.equal(false);
+      expect(health.ok).to.equal(HOSTLESS.has(vendor));
     });
   }
 });

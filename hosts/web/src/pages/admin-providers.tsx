@@ -85,7 +85,7 @@ export function AdminProvidersPage(): ReactNode {
         <ErrorBanner error={form.error} shownFields={['name', 'vendor', 'channel', 'priority', 'countries', 'settings', 'credentials']} />
         <div className="row">
           <Field label="Provider name" name="name" error={form.error} hint="2-63 lowercase letters, digits, . _ -">{(f) => <input {...f} value={form.values.name} onChange={(e) => form.set('name', e.target.value)} />}</Field>
-          <Field label="Vendor" name="vendor" error={form.error} hint="arkesel-sms, hubtel-sms, mnotify-sms, africas-talking-sms, twilio-sms, meta-whatsapp, fcm-push, apns-push, expo-push, smtp-email, outbox ...">{(f) => <input {...f} value={form.values.vendor} onChange={(e) => form.set('vendor', e.target.value)} />}</Field>
+          <Field label="Vendor" name="vendor" error={form.error} hint="arkesel-sms, hubtel-sms, mnotify-sms, africas-talking-sms, twilio-sms, meta-whatsapp, fcm-push, apns-push, expo-push, web-push, smtp-email, outbox ...">{(f) => <input {...f} value={form.values.vendor} onChange={(e) => form.set('vendor', e.target.value)} />}</Field>
         </div>
         <div className="row">
           <Field label="Channel" name="channel" error={form.error}>{(f) => <Select {...f} options={CHANNELS} value={form.values.channel} onChange={(c) => form.set('channel', c)} />}</Field>
