@@ -254,6 +254,7 @@ export * from './use-cases/segments/preview-segment.ts';
 export * from './use-cases/campaigns/campaign-estimate.ts';
 export * from './use-cases/campaigns/campaign-support.ts';
 export * from './use-cases/campaigns/cancel-campaign.ts';
+export * from './use-cases/campaigns/change-campaign-state.ts';
 export * from './use-cases/campaigns/create-campaign.ts';
 export * from './use-cases/campaigns/estimate-campaign.ts';
 export * from './use-cases/campaigns/get-campaign.ts';

@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.ts';
-import { campaignView, CANCELLABLE } from '../../domain/campaign.ts';
+import { CANCELLABLE } from '../../domain/campaign.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
-import { loadCampaign } from './campaign-support.ts';
+import { changeCampaignState } from './change-campaign-state.ts';
 
 /**
  * POST /campaigns/{id}/cancel: DRAFT, PENDING_APPROVAL, SCHEDULED or SENDING -> CANCELLED. A sending
@@ -13,18 +13,11 @@ export class CancelCampaign {
   readonly #deps: { storage: Storage; clock: Clock };
   constructor(deps: { storage: Storage; clock: Clock }) { this.#deps = deps; }
 
-  async execute(scope: { organizationId: string }, id: string) {
-    const { storage, clock } = this.#deps;
-    const now = clock.now();
-    const { approval } = await loadCampaign(storage, scope.organizationId, id, now);
-    const cancelled = await storage.transaction(async (tx) => {
-      const current = await tx.campaigns.lock(scope.organizationId, id);
-      if (!current) throw new AppError('NOT_FOUND', 'Campaign not found');
+  execute(scope: { organizationId: string }, id: string) {
+    const now = this.#deps.clock.now();
+    return changeCampaignState(this.#deps.storage, now, scope.organizationId, id, (current) => {
       if (!CANCELLABLE.includes(current.status)) throw new AppError('CONFLICT', `A ${current.status} campaign cannot be cancelled`, { status: current.status });
-      const next = { ...current, status: 'CANCELLED' as const, cancelledAt: now, updatedAt: now };
-      await tx.campaigns.update(next);
-      return next;
+      return { ...current, status: 'CANCELLED' as const, cancelledAt: now, updatedAt: now };
     });
-    return campaignView(cancelled, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null, now);
   }
 }
