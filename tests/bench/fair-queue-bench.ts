@@ -1,11 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
-import { INFRA } from '../../hosts/tokens.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
 import { startWorker, type RunningWorker } from '../../hosts/worker/worker.ts';
-import { ensureBenchDatabase, startSendServer, type SendServer } from './send-server.ts';
+import { fmtMs as fmt, latencies, liveKey, pct, queueBacklog, sendOne } from './fairness-support.ts';
+import { ensureBenchDatabase, startSendServer } from './send-server.ts';
+import { startSlowArkesel, writeArkeselProvidersFile, type FakeVendor } from './slow-vendor.ts';
 
 /**
  * `npm run bench:fairness` (issue 30, docs/adr/0036-delivery-lanes-and-fair-queueing.md): accept-to-provider
@@ -16,8 +18,10 @@ import { ensureBenchDatabase, startSendServer, type SendServer } from './send-se
  *    (in-process, as `npm start` runs it) drains them while tenant B sends single transactional SMS and
  *    tenant A single OTP SMS, one every --every ms; A's drain rate is reported too.
  *
- * Settings: --backlog=20000 --idle=100 --probes=50 --every=200. Own database `nkra_bench_fairness` on
- * DATABASE_URL's server (default the local PostgreSQL). Targets (issue 30): idle p50 <= 50 ms, p99 <= 200 ms;
+ * Settings: --backlog=20000 --idle=100 --probes=50 --every=200. With --latency=50 every SMS goes to a fake
+ * Arkesel in its own process answering after 50 ms, through the platform's Arkesel provider bounded to
+ * --max-concurrency (50) sends in flight: the vendor, not the CPU, bounds the drain (50 / 50 ms = 1,000/s).
+ * Own database `nkra_bench_fairness` on DATABASE_URL's server (default the local PostgreSQL). Targets (issue 30): idle p50 <= 50 ms, p99 <= 200 ms;
  * behind the backlog p99 <= 1 s.
  */
 function flag(name: string, fallback: number): number {
@@ -26,65 +30,20 @@ function flag(name: string, fallback: number): number {
   if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
   return value;
 }
-const settings = { backlog: flag('backlog', 20_000), idle: flag('idle', 100), probes: flag('probes', 50), everyMs: flag('every', 200) };
-
-async function liveKey(server: SendServer, label: string): Promise<{ key: string; organizationId: string }> {
-  const sandbox = await server.newSandboxKey(label);
-  const storage = server.container.get(INFRA.storage);
-  await storage.wallets.update(sandbox.organizationId, () => ({ amount: 100_000_000, kind: 'TOP_UP', reference: `bench-${randomUUID()}`, description: 'bench top-up' }), new Date());
-  const [owner] = await server.infra.database.em().execute<{ email: string }[]>(
-    'select u.email from users u join memberships m on m.user_id = u.id where m.organization_id = ? limit 1', [sandbox.organizationId]);
-  const login = await fetch(`${server.base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: owner!.email, password: 'bench-passphrase-123' }) });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const created = await fetch(`${server.base}/api-keys`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-organization-id': sandbox.organizationId },
-    body: JSON.stringify({ name: 'bench live', isSandbox: false, scopes: ['messages:send', 'messages:read'] }),
-  });
-  if (created.status !== 201) throw new Error(`live key: ${created.status} ${await created.text()}`);
-  return { key: ((await created.json()) as { data: { key: string } }).data.key, organizationId: sandbox.organizationId };
-}
-
-let recipient = 2_000_000;
-const nextRecipient = () => `+23324${String(recipient++).padStart(7, '0')}`;
-
-async function sendOne(server: SendServer, key: string, category: 'TRANSACTIONAL' | 'OTP'): Promise<string> {
-  const res = await fetch(`${server.base}/messages/send`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ channel: 'SMS', to: nextRecipient(), body: category === 'OTP' ? 'Your code is 246810' : 'Your parcel is on its way', category, async: true }) });
-  if (res.status !== 202) throw new Error(`send answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { data: { id: string } }).data.id;
-}
-
-/** Milliseconds from acceptance to the provider's answer of each message, once every one is SENT (or the deadline passes). */
-async function latencies(server: SendServer, ids: readonly string[], timeoutMs = 600_000): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await server.infra.database.em().execute<{ ms: string | number | null }[]>(
-      'select extract(epoch from (sent_at - created_at)) * 1000 as ms from messages where id = any(?::text[])', [`{${ids.join(',')}}`]);
-    if (rows.every((r) => r.ms !== null) || Date.now() > deadline) return rows.flatMap((r) => (r.ms === null ? [] : [Number(r.ms)]));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const pct = (values: readonly number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const settings = {
+  backlog: flag('backlog', 20_000), idle: flag('idle', 100), probes: flag('probes', 50), everyMs: flag('every', 200),
+  latencyMs: flag('latency', 0), maxConcurrency: flag('max-concurrency', 50),
 };
-const fmt = (v: number) => (Number.isNaN(v) ? 'n/a' : `${Math.round(v)} ms`);
-
-async function queueBacklog(server: SendServer, key: string, total: number): Promise<void> {
-  let next = 0;
-  const enqueue = async () => {
-    while (next < total) {
-      const from = next; next = Math.min(total, next + 100);
-      const messages = Array.from({ length: next - from }, () => ({ channel: 'SMS', to: nextRecipient(), body: 'Bulk backlog' }));
-      const res = await fetch(`${server.base}/messages/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ async: true, messages }) });
-      if (res.status !== 202) throw new Error(`bulk answered ${res.status}: ${await res.text()}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, enqueue));
-}
 
 async function main(): Promise<void> {
+  let vendor: FakeVendor | null = null;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-fairness-bench-'));
+  if (settings.latencyMs > 0) {
+    vendor = await startSlowArkesel(settings.latencyMs);
+    const providersFile = path.join(dir, 'providers.json');
+    await writeArkeselProvidersFile(providersFile, vendor.url, { maxConcurrency: settings.maxConcurrency, maxPerSecond: 0 });
+    process.env['PROVIDERS_FILE'] = providersFile;
+  }
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   const server = await startSendServer(await ensureBenchDatabase(serverUrl, 'nkra_bench_fairness'));
   let worker: RunningWorker | null = null;
@@ -123,7 +82,9 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
-    console.log(`command: npm run bench:fairness -- --backlog=${settings.backlog} --idle=${settings.idle} --probes=${settings.probes} --every=${settings.everyMs}`);
+    console.log(`command: npm run bench:fairness -- --backlog=${settings.backlog} --idle=${settings.idle} --probes=${settings.probes} --every=${settings.everyMs}`
+      + (vendor ? ` --latency=${settings.latencyMs} --max-concurrency=${settings.maxConcurrency}` : ''));
+    console.log(vendor ? `provider: a fake Arkesel answering after ${settings.latencyMs} ms, at most ${settings.maxConcurrency} sends in flight (max seen ${(await vendor.stats()).maxInFlight})` : 'provider: the default providers (answering at once)');
     console.log('');
     console.log('| accept-to-provider latency | n | p50 | p90 | p99 | max | target |');
     console.log('|---|---:|---:|---:|---:|---:|---|');
@@ -136,6 +97,8 @@ async function main(): Promise<void> {
   } finally {
     await (worker as RunningWorker | null)?.stop();
     await server.close();
+    await vendor?.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,6 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
 import { startWorker } from '../../hosts/worker/worker.ts';
 import { ensureBenchDatabase, machineBusy, startSendServer, type SendServer } from './send-server.ts';
+import { startSlowArkesel, writeArkeselProvidersFile } from './slow-vendor.ts';
+import { liveKey } from './fairness-support.ts';
 
 /**
  * `npm run bench:vendors`: the worker draining N queued live SMS through a real vendor adapter
@@ -52,44 +54,6 @@ const processSettings = { enabled: flag('processes', 1) > 0, only: process.argv.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The own-account phase keeps at least this share of the platform phase's rate (resolving owners costs <= 10%). */
 const TENANT_RATIO = 0.9;
-
-interface FakeVendor { url: string; stats(): Promise<{ accepted: number; maxInFlight: number; maxPerSecond: number }>; close(): Promise<void> }
-
-/** Arkesel's send endpoint in a child process (slow-vendor-process.ts), answering after `latencyMs`. */
-async function startSlowArkesel(latencyMs: number): Promise<FakeVendor> {
-  const child = fork(fileURLToPath(new URL('./slow-vendor-process.ts', import.meta.url)), [String(latencyMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = <T>(type: string) => new Promise<T>((resolve) => {
-    const listener = (message: { type: string }) => { if (message.type === type) { child.off('message', listener); resolve(message as T); } };
-    child.on('message', listener);
-  });
-  const { port } = await ask<{ port: number }>('listening');
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async stats() { const answer = ask<{ accepted: number; maxInFlight: number; maxPerSecond: number }>('stats'); child.send({ type: 'stats' }); return answer; },
-    close: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send({ type: 'stop' }); }),
-  };
-}
-
-async function liveKey(server: SendServer): Promise<{ key: string; organizationId: string }> {
-  const sandbox = await server.newSandboxKey('vendors'); // registers a tenant; we need a live key of the same tenant
-  const storage = server.container.get(INFRA.storage);
-  await storage.wallets.update(sandbox.organizationId, () => ({ amount: 100_000_000, kind: 'TOP_UP', reference: `bench-${randomUUID()}`, description: 'bench top-up' }), new Date());
-  // A live key is created the way a dashboard does it: a login of the bench tenant's owner, then POST /api-keys.
-  return { key: await createLiveKey(server, sandbox.organizationId), organizationId: sandbox.organizationId };
-}
-
-async function createLiveKey(server: SendServer, organizationId: string): Promise<string> {
-  const [owner] = await server.infra.database.em().execute<{ email: string }[]>(
-    `select u.email from users u join memberships m on m.user_id = u.id where m.organization_id = ? limit 1`, [organizationId]);
-  const login = await fetch(`${server.base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: owner!.email, password: 'bench-passphrase-123' }) });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const created = await fetch(`${server.base}/api-keys`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-organization-id': organizationId },
-    body: JSON.stringify({ name: 'bench live', isSandbox: false, scopes: ['messages:send', 'messages:read'] }),
-  });
-  if (created.status !== 201) throw new Error(`live key: ${created.status} ${await created.text()}`);
-  return ((await created.json()) as { data: { key: string } }).data.key;
-}
 
 /** Queues `perOrg` live SMS for each (key, organization) through the bulk API (async), 8 requests in flight. */
 async function queue(server: SendServer, senders: ReadonlyArray<{ key: string }>, perOrg: number, recipientBase: number): Promise<void> {
@@ -139,7 +103,7 @@ async function tenantSenders(server: SendServer, tenants: number, noise: number)
   const storage = server.container.get(INFRA.storage);
   const senders: Array<{ key: string; organizationId: string; account: string }> = [];
   for (let t = 0; t < tenants; t++) {
-    const sender = await liveKey(server);
+    const sender = await liveKey(server, 'vendors');
     const account = `own-arkesel-${t}`;
     // Each account the platform provider's in-flight limit (an operator setting; tenants cannot set it): the worker's 200 jobs in
     // flight bound both phases alike, so they differ only in routing (a fetched batch holds one tenant's messages; a smaller
@@ -167,11 +131,7 @@ async function tenantSenders(server: SendServer, tenants: number, noise: number)
  */
 async function drainWithProcesses(server: SendServer, vendorUrl: string, dir: string, organizationId: string, total: number, count: number): Promise<number> {
   const providersFile = path.join(dir, `providers-${count}.json`);
-  await writeFile(providersFile, JSON.stringify({ providers: [{
-    name: 'bench-arkesel', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['*'],
-    settings: { senderId: 'NKRA', baseUrl: vendorUrl, maxConcurrency: String(processSettings.concurrency), maxPerSecond: '0' },
-    credentials: { apiKey: 'bench-arkesel-key' },
-  }] }));
+  await writeArkeselProvidersFile(providersFile, vendorUrl, { maxConcurrency: processSettings.concurrency, maxPerSecond: 0 });
   const env = {
     PATH: process.env['PATH'] ?? '', HOME: os.tmpdir(), DATABASE_URL: server.config.databaseUrl!, DATA_DIR: dir, PROVIDERS_FILE: providersFile,
     JWT_SECRET: server.config.jwtSecret, ENCRYPTION_KEY: server.config.encryptionKey, LOG_LEVEL: 'warn', PORT: '0',
@@ -200,11 +160,7 @@ async function main(): Promise<void> {
   const vendor = await startSlowArkesel(settings.latencyMs);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-vendor-bench-'));
   const providersFile = path.join(dir, 'providers.json');
-  await writeFile(providersFile, JSON.stringify({ providers: [{
-    name: 'bench-arkesel', vendor: 'arkesel-sms', channel: 'SMS', priority: 1, countries: ['*'],
-    settings: { senderId: 'NKRA', baseUrl: vendor.url, maxConcurrency: String(settings.maxConcurrency), maxPerSecond: String(settings.maxPerSecond) },
-    credentials: { apiKey: 'bench-arkesel-key' },
-  }] }));
+  await writeArkeselProvidersFile(providersFile, vendor.url, settings);
   process.env['PROVIDERS_FILE'] = providersFile;
   process.env['WORKER_CONCURRENCY'] = String(settings.workerConcurrency);
   process.env['VENDOR_BASE_URLS'] = JSON.stringify({ 'arkesel-sms': vendor.url }); // tenants' own accounts reach the same fake
@@ -218,7 +174,7 @@ async function main(): Promise<void> {
       process.exitCode = ok ? 0 : 1;
       return;
     }
-    const platformSender = await liveKey(server);
+    const platformSender = await liveKey(server, 'vendors');
     console.log(`platform phase: queueing ${settings.messages} live SMS of one tenant (bulk API, async) ...`);
     await queue(server, [platformSender], settings.messages, 1_000_000);
     console.log(`draining through the platform's Arkesel provider to the fake (${settings.latencyMs} ms per send) ...`);
@@ -272,7 +228,7 @@ async function processPhase(server: SendServer, vendorUrl: string, dir: string):
   let ok = true;
   const rates: number[] = [];
   for (const count of [1, 2]) {
-    const sender = await liveKey(server);
+    const sender = await liveKey(server, 'vendors');
     await queue(server, [sender], processSettings.messages, 5_000_000 + count * 100_000);
     await server.vacuum();
     rates.push(await drainWithProcesses(server, vendorUrl, dir, sender.organizationId, processSettings.messages, count));

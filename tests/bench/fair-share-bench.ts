@@ -1,0 +1,109 @@
+import os from 'node:os';
+import { QUEUES } from '../../core/ports/job-queue.ts';
+import { MESSAGING } from '../../hosts/messaging-bindings.ts';
+import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
+import { startWorker } from '../../hosts/worker/worker.ts';
+import { liveKey, queueBacklog } from './fairness-support.ts';
+import { ensureBenchDatabase, startSendServer, type SendServer } from './send-server.ts';
+
+/**
+ * `npm run bench:fair-share` (issue 30, docs/adr/0036-delivery-lanes-and-fair-queueing.md): --tenants (10)
+ * tenants each queue --per-tenant (10,000) async SMS through the bulk API, one tenant's whole backlog after
+ * the other's (the order that starves the later ones under first-in-first-out), then the worker (in-process,
+ * as `npm start` runs it) drains them. Two phases, same run, same tenants:
+ *
+ * 1. FIFO reference: the queued jobs' priorities are reset to 0 before the drain, which is what every
+ *    delivery job carried before lanes and fair tags (one first-in-first-out order by creation);
+ * 2. fair: the jobs as acceptance queued them (lane band and per-tenant fair tags).
+ *
+ * For each, Jain's fairness index J = (sum x)^2 / (n sum x^2) of the tenants' SENT counts per --window
+ * (10 s) window, over the windows up to the one in which the first tenant's backlog ran out (while every
+ * tenant had work waiting), and the drain rate. Targets: fair J >= 0.95 in every such window; fair drain >= 95%
+ * of the FIFO drain. Own database `nkra_bench_fair_share` on DATABASE_URL's server.
+ */
+function flag(name: string, fallback: number): number {
+  const raw = process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const value = Number(raw ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+}
+const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 10_000), windowSeconds: flag('window', 10) };
+const JAIN_TARGET = 0.95;
+const DRAIN_RATIO = 0.95;
+
+interface Phase { name: string; rate: number; windows: number[]; sent: number }
+
+const jain = (xs: readonly number[]) => {
+  const sum = xs.reduce((a, b) => a + b, 0);
+  const squares = xs.reduce((a, b) => a + b * b, 0);
+  return squares === 0 ? 1 : (sum * sum) / (xs.length * squares);
+};
+
+async function dbNow(server: SendServer): Promise<Date> {
+  const [row] = await server.infra.database.em().execute<{ now: Date }[]>('select clock_timestamp() as now');
+  return new Date(row!.now);
+}
+
+async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: ReadonlyArray<{ key: string; organizationId: string }>): Promise<Phase> {
+  await server.infra.boss.deleteAllJobs(QUEUES.notificationSend);
+  const queuedFrom = await dbNow(server);
+  console.log(`${name}: queueing ${settings.tenants} x ${settings.perTenant.toLocaleString('en')} async SMS, one tenant after the other ...`);
+  for (const t of tenants) await queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`);
+  if (name === 'FIFO') await server.infra.database.em().execute(`update pgboss.job set priority = 0 where name = ? and state = 'created'`, [QUEUES.notificationSend]);
+  await server.vacuum();
+  const ids = tenants.map((t) => t.organizationId);
+  const container = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
+  const started = await dbNow(server);
+  const worker = await startWorker(server.infra.boss, container.getAll(WORKER.handlers), server.logger);
+  try {
+    const undelivered = async () => (await Promise.all(ids.map((id) => server.undelivered(id)))).reduce((a, b) => a + b, 0);
+    while (await undelivered() > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+  } finally { await worker.stop(); }
+  const rows = await server.infra.database.em().execute<{ organization_id: string; w: number; n: string | number; last: Date }[]>(
+    `select organization_id, floor(extract(epoch from sent_at - ?::timestamptz) / ?)::int as w, count(*) as n, max(sent_at) as last
+       from messages where organization_id = any(?::text[]) and created_at >= ? and sent_at is not null group by 1, 2`,
+    [started.toISOString(), settings.windowSeconds, `{${ids.join(',')}}`, queuedFrom.toISOString()]);
+  const lastOf = new Map<string, number>();
+  for (const r of rows) lastOf.set(r.organization_id, Math.max(lastOf.get(r.organization_id) ?? 0, new Date(r.last).getTime()));
+  const firstDone = Math.min(...lastOf.values());
+  const allDone = Math.max(...lastOf.values());
+  const busyWindows = Math.max(1, Math.ceil((firstDone - started.getTime()) / 1000 / settings.windowSeconds));
+  const windows = Array.from({ length: busyWindows }, (_, w) => jain(ids.map((id) => Number(rows.find((r) => r.organization_id === id && r.w === w)?.n ?? 0))));
+  const sent = rows.reduce((sum, r) => sum + Number(r.n), 0);
+  return { name, rate: sent / ((allDone - started.getTime()) / 1000), windows, sent };
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const server = await startSendServer(await ensureBenchDatabase(serverUrl, 'nkra_bench_fair_share'));
+  let ok = false;
+  try {
+    const tenants = [];
+    for (let i = 0; i < settings.tenants; i++) tenants.push(await liveKey(server, `share-${i}`));
+    const fifo = await runPhase(server, 'FIFO', tenants);
+    const fair = await runPhase(server, 'fair', tenants);
+    const total = settings.tenants * settings.perTenant;
+    const ratio = fair.rate / fifo.rate;
+    const minJain = (p: Phase) => (p.windows.length ? Math.min(...p.windows) : NaN);
+    ok = fair.sent === total && fifo.sent === total && fair.windows.length > 0 && minJain(fair) >= JAIN_TARGET && ratio >= DRAIN_RATIO;
+    console.log('');
+    console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
+    console.log(`command: npm run bench:fair-share -- --tenants=${settings.tenants} --per-tenant=${settings.perTenant} --window=${settings.windowSeconds}`);
+    console.log('');
+    console.log(`| phase | SENT | drain messages/s | ${settings.windowSeconds} s windows until one ran out | Jain min | Jain mean |`);
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const p of [fifo, fair]) {
+      const mean = p.windows.reduce((a, b) => a + b, 0) / Math.max(1, p.windows.length);
+      console.log(`| ${p.name} | ${p.sent.toLocaleString('en')} | ${Math.round(p.rate).toLocaleString('en')} | ${p.windows.length} | ${minJain(p).toFixed(3)} | ${mean.toFixed(3)} |`);
+    }
+    console.log('');
+    console.log(`fair drain / FIFO drain: ${(ratio * 100).toFixed(1)}% (target >= ${DRAIN_RATIO * 100}%); fair Jain min target >= ${JAIN_TARGET}`);
+    console.log(`per window, fair: ${fair.windows.map((j) => j.toFixed(3)).join(' ')}`);
+    console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
+  } finally {
+    await server.close();
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();
