@@ -3,8 +3,10 @@ import { QUEUES, type LaneBacklog, type QueueMonitor } from '../core/ports/job-q
 
 /**
  * Delivery backlog per lane on `registry` (docs/adr/0036-delivery-lanes-and-fair-queueing.md): runnable
- * notification-send jobs waiting, and the oldest one's wait, read when Prometheus scrapes. Per lane only:
- * a tenant label would grow with the tenants (tenants read their own through GET /delivery-logs/backlog).
+ * notification-send jobs waiting, and the oldest one's wait, read when Prometheus scrapes; and the
+ * TOP_TENANTS organizations with the most waiting (`organization_id` label, reset at every scrape so the
+ * series stay bounded: a label per tenant ever seen would grow with the tenants; tenants read their own
+ * through GET /delivery-logs/backlog).
  */
 export function registerLaneBacklogGauges(registry: Registry, queues: QueueMonitor, prefix = 'nkra_'): void {
   // One read per scrape serves both gauges (each collects on its own).
@@ -21,4 +23,15 @@ export function registerLaneBacklogGauges(registry: Registry, queues: QueueMonit
   };
   gauge('delivery_backlog_jobs', 'Runnable delivery jobs waiting per lane (OTP, TRANSACTIONAL, MARKETING)', (l) => l.waiting);
   gauge('delivery_backlog_oldest_seconds', 'Seconds the oldest runnable delivery job of each lane has waited', (l) => l.oldestWaitingSeconds);
+  const tenants: Gauge<'organization_id'> = new Gauge({
+    name: `${prefix}delivery_backlog_tenant_jobs`, help: `Runnable delivery jobs waiting of the ${TOP_TENANTS} organizations with the most waiting`,
+    labelNames: ['organization_id'], registers: [registry],
+    async collect() {
+      const top = await queues.tenantBacklog(QUEUES.notificationSend, TOP_TENANTS).catch(() => null);
+      tenants.reset();
+      for (const t of top ?? []) tenants.set({ organization_id: t.organizationId }, t.waiting);
+    },
+  });
 }
+
+const TOP_TENANTS = 10;

@@ -1,5 +1,5 @@
 import { DELIVERY_LANES, type DeliveryLane } from '../../core/domain/delivery-lane.ts';
-import type { EnqueueOptions, JobQueue, LaneBacklog, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
+import type { EnqueueOptions, JobQueue, LaneBacklog, QueueCounts, TenantBacklog, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
 import { delayedPriority, laneBand, laneOfPriority, lanePriority, nextTags, tagOf } from '../queue/lane-priority.ts';
 import type { MemoryJob, MemoryState } from './memory-state.ts';
 
@@ -38,7 +38,14 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
     runnable.sort((a, b) => this.#priorityOf(b.job) - this.#priorityOf(a.job) || a.order - b.order);
     const taken = new Set(runnable.slice(0, batchSize).map(({ job }) => job));
     this.#state.jobs = this.#state.jobs.filter((j) => !taken.has(j));
-    for (const job of taken) this.#state.jobLanes.delete(job);
+    const now = Date.now();
+    for (const job of taken) {
+      const meta = this.#state.jobLanes.get(job);
+      const lane = meta ? laneOfPriority(meta.priority) : null;
+      if (lane) this.#state.drainedJobs.push({ queue, lane, tenant: meta!.tenant, atMs: now });
+      this.#state.jobLanes.delete(job);
+    }
+    this.#state.drainedJobs = this.#state.drainedJobs.filter((d) => now - d.atMs <= 60_000);
     return [...taken];
   }
 
@@ -51,7 +58,20 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
       const meta = this.#state.jobLanes.get(j);
       return meta && (tenant === undefined || meta.tenant === tenant) ? [laneOfPriority(meta.priority)] : [];
     });
-    return DELIVERY_LANES.map((lane) => ({ lane, waiting: lanes.filter((l) => l === lane).length, oldestWaitingSeconds: 0 }));
+    const drained = this.#state.drainedJobs.filter((d) => d.queue === queue && Date.now() - d.atMs <= 60_000 && (tenant === undefined || d.tenant === tenant));
+    return DELIVERY_LANES.map((lane) => ({
+      lane, waiting: lanes.filter((l) => l === lane).length, oldestWaitingSeconds: 0, drainedLastMinute: drained.filter((d) => d.lane === lane).length,
+    }));
+  }
+
+  async tenantBacklog(queue: QueueName, limit: number): Promise<TenantBacklog[]> {
+    const waiting = new Map<string, number>();
+    for (const job of this.#state.jobs) {
+      const tenant = this.#state.jobLanes.get(job)?.tenant;
+      if (job.queue === queue && job.startAfterSeconds === 0 && tenant) waiting.set(tenant, (waiting.get(tenant) ?? 0) + 1);
+    }
+    return [...waiting].map(([organizationId, n]) => ({ organizationId, waiting: n, oldestWaitingSeconds: 0 }))
+      .sort((a, b) => b.waiting - a.waiting || a.organizationId.localeCompare(b.organizationId)).slice(0, Math.max(1, Math.min(100, Math.floor(limit))));
   }
 
   #priorityOf(job: MemoryJob): number {

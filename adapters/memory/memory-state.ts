@@ -1,3 +1,4 @@
+import type { DeliveryLane } from '../../core/domain/delivery-lane.ts';
 import type { TenantDeliveryLimits } from '../../core/ports/tenant-delivery-limits.ts';
 import type { SendWindow } from '../../core/domain/send-window.ts';
 import type { OptOutLink } from '../../core/ports/opt-out-links.ts';
@@ -47,6 +48,8 @@ export class MemoryState {
   jobs: MemoryJob[] = [];
   /** Lane priority (adapters/queue/lane-priority.ts) and tenant of each job enqueued with a lane. */
   jobLanes = new Map<MemoryJob, { priority: number; tenant: string | null }>();
+  /** Jobs a worker took (`InMemoryJobQueue.fetch`), with when: the drain the backlog's ETA is taken from. */
+  drainedJobs: Array<{ queue: string; lane: DeliveryLane; tenant: string | null; atMs: number }> = [];
   /** Fair-queueing tags: last tag given per `${lane} ${tenant}`. */
   fairTags = new Map<string, number>();
   /** Delivery weight and ceiling per organization (InMemoryTenantDeliveryLimitRepository); the queue reads the weights. */

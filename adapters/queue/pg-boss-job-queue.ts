@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { PgBoss } from 'pg-boss';
 import { DELIVERY_LANES } from '../../core/domain/delivery-lane.ts';
-import type { EnqueueOptions, JobQueue, LaneBacklog, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
+import type { EnqueueOptions, JobQueue, LaneBacklog, TenantBacklog, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
 import { sqlRows } from '../postgres/sql-rows.ts';
 import { laneBand } from './lane-priority.ts';
 import { lanePriorities, type SqlExecutor } from './pg-lane-clock.ts';
@@ -57,10 +57,15 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
     const result: LaneBacklog[] = [];
     for (const lane of DELIVERY_LANES) {
       const { low, high } = laneBand(lane);
-      const [row] = (await this.#boss.getDb().executeSql(BACKLOG_SQL, [queue, low, high, tenant ?? null])).rows as Array<{ waiting: string | number; oldest: string | number | null }>;
-      result.push({ lane, waiting: Number(row?.waiting ?? 0), oldestWaitingSeconds: Math.max(0, Number(row?.oldest ?? 0)) });
+      const [row] = (await this.#boss.getDb().executeSql(BACKLOG_SQL, [queue, low, high, tenant ?? null])).rows as Array<{ waiting: string | number; oldest: string | number | null; drained: string | number }>;
+      result.push({ lane, waiting: Number(row?.waiting ?? 0), oldestWaitingSeconds: Math.max(0, Number(row?.oldest ?? 0)), drainedLastMinute: Number(row?.drained ?? 0) });
     }
     return result;
+  }
+
+  async tenantBacklog(queue: QueueName, limit: number): Promise<TenantBacklog[]> {
+    const rows = (await this.#boss.getDb().executeSql(TENANT_BACKLOG_SQL, [queue, Math.max(1, Math.min(100, Math.floor(limit)))])).rows as Array<{ tenant: string; waiting: string | number; oldest: string | number | null }>;
+    return rows.map((r) => ({ organizationId: r.tenant, waiting: Number(r.waiting), oldestWaitingSeconds: Math.max(0, Number(r.oldest ?? 0)) }));
   }
 
   #db(): SqlExecutor {
@@ -68,10 +73,22 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
   }
 }
 
-/** Runnable waiting jobs of one band (job_i11), and how long the oldest has been runnable. */
-const BACKLOG_SQL = `select count(*) as waiting, extract(epoch from pgboss.job_now() - min(start_after)) as oldest from pgboss.job
+/**
+ * Runnable waiting jobs of one band (job_i11), how long the oldest has been runnable, and the band's jobs
+ * completed in the last minute (job_i16, an index range over one minute of completions; completed jobs keep
+ * their priority and group).
+ */
+const BACKLOG_SQL = `select count(*) as waiting, extract(epoch from pgboss.job_now() - min(start_after)) as oldest,
+    (select count(*) from pgboss.job where name = $1 and completed_on > pgboss.job_now() - interval '60 seconds'
+      and priority between $2 and $3 and ($4::text is null or group_id = $4::text)) as drained
+  from pgboss.job
   where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority between $2 and $3
     and ($4::text is null or group_id = $4::text)`;
+
+/** The tenants (pg-boss group = organization) with the most runnable jobs waiting. */
+const TENANT_BACKLOG_SQL = `select group_id as tenant, count(*) as waiting, extract(epoch from pgboss.job_now() - min(start_after)) as oldest
+  from pgboss.job where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and group_id is not null
+  group by group_id order by count(*) desc, group_id limit $2`;
 
 /** pg-boss's database adapter on the ORM transaction of `em` (what pg-boss's fromKysely does), its statements prepared. */
 function transactionDb(em: EntityManager) {

@@ -76,6 +76,15 @@ export interface LaneBacklog {
   waiting: number;
   /** Seconds the oldest of them has been runnable; 0 when none waits. */
   oldestWaitingSeconds: number;
+  /** Jobs of the lane (of the tenant, when asked for one) that workers completed in the last 60 seconds: the drain rate the ETA is taken from. */
+  drainedLastMinute: number;
+}
+
+/** Organizations with the most runnable delivery jobs waiting (admin view), most first. */
+export interface TenantBacklog {
+  organizationId: string;
+  waiting: number;
+  oldestWaitingSeconds: number;
 }
 
 /** Read-only view of queue depth for health and metrics. */
@@ -83,4 +92,6 @@ export interface QueueMonitor {
   counts(queue: QueueName): Promise<QueueCounts>;
   /** Per lane (every lane, zeros included); of one tenant's jobs only when `tenant` is given. */
   laneBacklog(queue: QueueName, tenant?: string): Promise<LaneBacklog[]>;
+  /** The `limit` tenants (at most 100) with the most runnable jobs waiting, most first; jobs without a tenant are left out. */
+  tenantBacklog(queue: QueueName, limit: number): Promise<TenantBacklog[]>;
 }

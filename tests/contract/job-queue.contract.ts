@@ -13,6 +13,8 @@ export interface JobQueueSubject {
   remove(queue: QueueName, marker: string): Promise<void>;
   /** Takes up to `count` runnable jobs one at a time, as a worker fetches them, and returns their data in that order. */
   fetch(queue: QueueName, count: number): Promise<Array<Record<string, unknown>>>;
+  /** Takes up to `count` runnable jobs as a worker does and completes them (as a worker finishing them would). */
+  complete(queue: QueueName, count: number): Promise<Array<Record<string, unknown>>>;
   /** Makes the delayed jobs carrying this marker due now (as time passing would). */
   makeDue(queue: QueueName, marker: string): Promise<void>;
   /** Sets a tenant's fair-share weight (TenantDeliveryLimits), as a platform administrator would. */
@@ -207,6 +209,29 @@ export function describeJobQueueContract(name: string, makeSubject: () => Promis
       for (const l of ofA) expect(l.oldestWaitingSeconds).to.be.at.least(0);
       const all = await subject.monitor.laneBacklog(QUEUE);
       expect(all.find((l) => l.lane === 'MARKETING')!.waiting).to.be.at.least(3);
+    });
+
+    it('counts a tenant\'s jobs completed in the last minute per lane, and ranks tenants by their waiting jobs', async () => {
+      const marker = newMarker();
+      const [a, b] = [uniqueId('org'), uniqueId('org')];
+      await subject.storage.jobs.enqueueMany(QUEUE, [
+        { data: { marker }, options: { lane: 'OTP', tenant: a } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: a } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: b } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: b } },
+        { data: { marker }, options: { lane: 'MARKETING', tenant: b } },
+      ]);
+      const top = await subject.monitor.tenantBacklog(QUEUE, 100);
+      expect(top.findIndex((t) => t.organizationId === b)).to.be.below(top.findIndex((t) => t.organizationId === a));
+      expect(top.find((t) => t.organizationId === b)).to.include({ waiting: 3 });
+      expect(await subject.monitor.tenantBacklog(QUEUE, 1)).to.have.length(1);
+
+      for (let i = 0; i < 50 && (await subject.stored(QUEUE, marker)).length > 0 && (await subject.monitor.laneBacklog(QUEUE, a)).some((l) => l.waiting > 0); i++) {
+        await subject.complete(QUEUE, 1); // the OTP job first, then the marketing ones in fair order (other tests' jobs taken too)
+      }
+      const ofA = await subject.monitor.laneBacklog(QUEUE, a);
+      expect(ofA.map((l) => [l.lane, l.waiting, l.drainedLastMinute])).to.deep.equal([['OTP', 0, 1], ['TRANSACTIONAL', 0, 0], ['MARKETING', 0, 1]]);
+      expect((await subject.monitor.laneBacklog(QUEUE)).find((l) => l.lane === 'OTP')!.drainedLastMinute).to.be.at.least(1);
     });
 
     it('reports queue counts as non-negative integers for every queue', async () => {

@@ -16,6 +16,7 @@ describeJobQueueContract('memory (InMemoryJobQueue)', async () => {
     stored: async (queue, marker) => storage.state.jobs.filter((j) => j.queue === queue && carrying(marker)(j)).map((j) => j.data),
     remove: async (queue, marker) => { storage.state.jobs = storage.state.jobs.filter((j) => j.queue !== queue || !carrying(marker)(j)); },
     fetch: async (queue, count) => Array.from({ length: count }, () => storage.jobs.fetch(queue, 1)).flat().map((j) => j.data),
+    complete: async (queue, count) => Array.from({ length: count }, () => storage.jobs.fetch(queue, 1)).flat().map((j) => j.data),
     makeDue: async (queue, marker) => { for (const job of storage.state.jobs) if (job.queue === queue && carrying(marker)(job)) job.startAfterSeconds = 0; },
     setWeight: async (tenant, weight) => { storage.state.deliveryLimits.set(tenant, { weight, maxPerSecond: null }); },
   };
@@ -41,6 +42,16 @@ for (const kind of await availableDatabaseKinds()) {
           taken.push(job.data);
         }
         return taken;
+      },
+      complete: async (queue, count) => {
+        const done: Array<Record<string, unknown>> = [];
+        for (let i = 0; i < count; i++) {
+          const [job] = await boss.fetch<Record<string, unknown>>(queue, { batchSize: 1 });
+          if (!job) break;
+          await boss.complete(queue, job.id);
+          done.push(job.data);
+        }
+        return done;
       },
       makeDue: async (queue, marker) => {
         await boss.getDb().executeSql(`update pgboss.job set start_after = now() - interval '1 second' where name = $1 and data->>'marker' = $2`, [queue, marker]);

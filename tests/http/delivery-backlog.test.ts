@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { QUEUES } from '../../core/ports/job-queue.ts';
+import { createLogger } from '../../hosts/logger.ts';
+import { loadProviders } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
+import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
+import { startWorker } from '../../hosts/worker/worker.ts';
+import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
+import { testConfig } from '../support/test-config.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { registerTenant, registerUser, type TestTenant } from '../support/tenants.ts';
 
@@ -50,11 +56,41 @@ describe('HTTP: delivery backlog per lane (GET /delivery-logs/backlog, GET /admi
     const all = await app.api.get('/admin/delivery-backlog', { token: admin.token });
     expect(all.status, all.text).to.equal(200);
     expect(all.body.data.lanes.find((l: { lane: string }) => l.lane === 'OTP').waiting).to.be.at.least(1);
+    expect(all.body.data.tenants.length).to.be.at.most(20);
+    expect(all.body.data.tenants.find((t: { organizationId: string }) => t.organizationId === owner.organizationId)).to.include({ waiting: 3 });
+    expect(all.body.data.tenants.find((t: { organizationId: string }) => t.organizationId === other.organizationId)).to.equal(undefined);
     expect((await app.api.get('/admin/delivery-backlog', { token: owner.token })).status).to.equal(403);
 
     const metrics = await app.api.get('/metrics');
     expect(metrics.status).to.equal(200);
     expect(metrics.text).to.match(/nkra_delivery_backlog_jobs\{lane="OTP"\} [1-9]/);
     expect(metrics.text).to.match(/nkra_delivery_backlog_oldest_seconds\{lane="MARKETING"\} \d/);
+    expect(metrics.text).to.include(`nkra_delivery_backlog_tenant_jobs{organization_id="${owner.organizationId}"} 3`);
+  });
+
+  it('gives a tenant its ETA at the last minute\'s pace once its messages are being delivered, and none before', async () => {
+    const before = (await app.api.get('/delivery-logs/backlog', owner.auth)).body.data;
+    expect(before).to.include({ waiting: 3, drainPerSecond: 0, etaSeconds: null });
+    const infra = await sharedInfrastructure();
+    const container = buildWorkerContainer(testConfig(), createLogger('silent'), infra);
+    await loadProviders(container);
+    const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'));
+    let drained = before;
+    try {
+      for (let i = 0; i < 100 && drained.waiting > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        drained = (await app.api.get('/delivery-logs/backlog', owner.auth)).body.data;
+      }
+    } finally { await worker.stop(); }
+    expect(drained).to.include({ waiting: 0, etaSeconds: 0 });
+    expect(drained.lanes.map((l: { lane: string; drainedLastMinute: number }) => [l.lane, l.drainedLastMinute])).to.deep.equal([['OTP', 1], ['TRANSACTIONAL', 2], ['MARKETING', 0]]);
+
+    const next = await app.api.post('/messages/send', { channel: 'SMS', to: phone(4), body: 'Parcel 3 shipped', async: true }, owner.auth);
+    expect(next.status, next.text).to.equal(202);
+    const waiting = (await app.api.get('/delivery-logs/backlog', owner.auth)).body.data;
+    // 3 delivered in the last minute: 0.05 a second, so 1 waiting is 20 s away (the TRANSACTIONAL lane: 2 a minute, 30 s).
+    expect(waiting).to.include({ waiting: 1, etaSeconds: 20 });
+    expect(waiting.lanes.find((l: { lane: string }) => l.lane === 'TRANSACTIONAL')).to.include({ waiting: 1, etaSeconds: 30 });
+    expect((await app.api.get('/delivery-logs/backlog', other.auth)).body.data).to.include({ waiting: 0, etaSeconds: 0, drainPerSecond: 0 });
   });
 });

@@ -5,7 +5,9 @@ export interface DeliveryBacklogRouteDeps {
   getDeliveryBacklog: GetDeliveryBacklog;
 }
 
-const BODY = '`{ lanes: [{ lane (OTP, TRANSACTIONAL, MARKETING), waiting, oldestWaitingSeconds }], waiting }`: runnable messages waiting for delivery';
+const BODY = '`{ lanes: [{ lane (OTP, TRANSACTIONAL, MARKETING), waiting, oldestWaitingSeconds, drainedLastMinute, etaSeconds }], waiting, drainPerSecond, etaSeconds }`: '
+  + 'runnable messages waiting for delivery, the last minute\'s pace and the ETA at that pace (null when nothing was delivered in the last minute)';
+const ADMIN_BODY = `${BODY}; plus \`tenants: [{ organizationId, waiting, oldestWaitingSeconds }]\`, the 20 organizations with the most waiting`;
 
 /** The delivery queue's backlog per lane (docs/adr/0036-delivery-lanes-and-fair-queueing.md): a tenant's own, or the platform's. */
 export function deliveryBacklogRoutes(deps: DeliveryBacklogRouteDeps): RouteDefinition[] {
@@ -19,7 +21,7 @@ export function deliveryBacklogRoutes(deps: DeliveryBacklogRouteDeps): RouteDefi
     {
       method: 'GET', path: '/admin/delivery-backlog', tag: 'Admin', summary: 'Every organization\'s messages waiting for delivery, per lane',
       auth: 'platform-admin',
-      responses: { 200: BODY, 401: 'UNAUTHORIZED (no or bad Bearer token; API keys are not accepted)', 403: 'FORBIDDEN (not a PLATFORM_SUPER_ADMIN, or an impersonation session)' },
+      responses: { 200: ADMIN_BODY, 401: 'UNAUTHORIZED (no or bad Bearer token; API keys are not accepted)', 403: 'FORBIDDEN (not a PLATFORM_SUPER_ADMIN, or an impersonation session)' },
       handler: async () => ok(await deps.getDeliveryBacklog.execute(null)),
     },
   ];
