@@ -54,24 +54,37 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
   }
 
   async laneBacklog(queue: QueueName, tenant?: string): Promise<LaneBacklog[]> {
-    const lanes = this.#state.jobs.filter((j) => j.queue === queue && j.startAfterSeconds === 0).flatMap((j) => {
+    const lanes = this.#state.jobs.filter((j) => j.queue === queue && this.#waiting(j)).flatMap((j) => {
       const meta = this.#state.jobLanes.get(j);
       return meta && (tenant === undefined || meta.tenant === tenant) ? [laneOfPriority(meta.priority)] : [];
     });
     const drained = this.#state.drainedJobs.filter((d) => d.queue === queue && Date.now() - d.atMs <= 60_000 && (tenant === undefined || d.tenant === tenant));
-    return DELIVERY_LANES.map((lane) => ({
-      lane, waiting: lanes.filter((l) => l === lane).length, oldestWaitingSeconds: 0, drainedLastMinute: drained.filter((d) => d.lane === lane).length,
-    }));
+    return DELIVERY_LANES.map((lane) => {
+      const ofLane = drained.filter((d) => d.lane === lane);
+      const first = Math.min(...ofLane.map((d) => d.atMs));
+      return {
+        lane, waiting: lanes.filter((l) => l === lane).length, oldestWaitingSeconds: 0, drainedLastMinute: ofLane.length,
+        drainSpanSeconds: ofLane.length === 0 ? 60 : Math.min(60, Math.max(1, (Date.now() - first) / 1000)),
+      };
+    });
   }
 
   async tenantBacklog(queue: QueueName, limit: number): Promise<TenantBacklog[]> {
     const waiting = new Map<string, number>();
     for (const job of this.#state.jobs) {
       const tenant = this.#state.jobLanes.get(job)?.tenant;
-      if (job.queue === queue && job.startAfterSeconds === 0 && tenant) waiting.set(tenant, (waiting.get(tenant) ?? 0) + 1);
+      if (job.queue === queue && this.#waiting(job) && tenant) waiting.set(tenant, (waiting.get(tenant) ?? 0) + 1);
     }
     return [...waiting].map(([organizationId, n]) => ({ organizationId, waiting: n, oldestWaitingSeconds: 0 }))
       .sort((a, b) => b.waiting - a.waiting || a.organizationId.localeCompare(b.organizationId)).slice(0, Math.max(1, Math.min(100, Math.floor(limit))));
+  }
+
+  /** Runnable now, or postponed with a fair tag (paced, as pg-boss-job-queue.ts counts it); a delayed job at its band's floor is not waiting. */
+  #waiting(job: MemoryJob): boolean {
+    if (job.startAfterSeconds === 0) return true;
+    const priority = this.#priorityOf(job);
+    const lane = laneOfPriority(priority);
+    return lane !== null && priority > laneBand(lane).low;
   }
 
   #priorityOf(job: MemoryJob): number {

@@ -57,14 +57,17 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
     const result: LaneBacklog[] = [];
     for (const lane of DELIVERY_LANES) {
       const { low, high } = laneBand(lane);
-      const [row] = (await this.#boss.getDb().executeSql(BACKLOG_SQL, [queue, low, high, tenant ?? null])).rows as Array<{ waiting: string | number; oldest: string | number | null; drained: string | number }>;
-      result.push({ lane, waiting: Number(row?.waiting ?? 0), oldestWaitingSeconds: Math.max(0, Number(row?.oldest ?? 0)), drainedLastMinute: Number(row?.drained ?? 0) });
+      const [row] = (await this.#boss.getDb().executeSql(BACKLOG_SQL, [queue, low, high, tenant ?? null])).rows as Array<{ waiting: string | number; oldest: string | number | null; drained: string | number; span: string | number | null }>;
+      result.push({
+        lane, waiting: Number(row?.waiting ?? 0), oldestWaitingSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+        drainedLastMinute: Number(row?.drained ?? 0), drainSpanSeconds: drainSpan(row?.span ?? null),
+      });
     }
     return result;
   }
 
   async tenantBacklog(queue: QueueName, limit: number): Promise<TenantBacklog[]> {
-    const rows = (await this.#boss.getDb().executeSql(TENANT_BACKLOG_SQL, [queue, Math.max(1, Math.min(100, Math.floor(limit)))])).rows as Array<{ tenant: string; waiting: string | number; oldest: string | number | null }>;
+    const rows = (await this.#boss.getDb().executeSql(TENANT_BACKLOG_SQL, [queue, Math.min(...DELIVERY_LANES.map((lane) => laneBand(lane).low)), Math.max(1, Math.min(100, Math.floor(limit)))])).rows as Array<{ tenant: string; waiting: string | number; oldest: string | number | null }>;
     return rows.map((r) => ({ organizationId: r.tenant, waiting: Number(r.waiting), oldestWaitingSeconds: Math.max(0, Number(r.oldest ?? 0)) }));
   }
 
@@ -74,21 +77,28 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
 }
 
 /**
- * Runnable waiting jobs of one band (job_i11), how long the oldest has been runnable, and the band's jobs
- * completed in the last minute (job_i16, an index range over one minute of completions; completed jobs keep
- * their priority and group).
+ * Waiting jobs of one band (job_i11): runnable now, or postponed with a tag (paced by a rate or a ceiling,
+ * a retry backing off; a delayed job without one sits at the band's floor: a sync send's safety net); how
+ * long the oldest has waited since it was queued; and the band's jobs completed in the last minute
+ * (job_i16, an index range over one minute of completions; completed jobs keep their priority and group),
+ * less those postponed to a new job for a rate slot (output `postponed`, deliver-message-handler.ts).
  */
-const BACKLOG_SQL = `select count(*) as waiting, extract(epoch from pgboss.job_now() - min(start_after)) as oldest,
-    (select count(*) from pgboss.job where name = $1 and completed_on > pgboss.job_now() - interval '60 seconds'
-      and priority between $2 and $3 and ($4::text is null or group_id = $4::text)) as drained
-  from pgboss.job
-  where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority between $2 and $3
-    and ($4::text is null or group_id = $4::text)`;
+const WAITING = `name = $1 and state < 'active' and not blocked and (start_after <= pgboss.job_now() or priority > $2)`;
+const BACKLOG_SQL = `select w.waiting, w.oldest, d.drained, d.span
+  from (select count(*) as waiting, extract(epoch from pgboss.job_now() - min(created_on)) as oldest from pgboss.job
+      where ${WAITING} and priority between $2 and $3 and ($4::text is null or group_id = $4::text)) w,
+    (select count(*) as drained, extract(epoch from pgboss.job_now() - min(completed_on)) as span from pgboss.job
+      where name = $1 and completed_on > pgboss.job_now() - interval '60 seconds' and priority between $2 and $3
+        and ($4::text is null or group_id = $4::text) and (output is null or output->>'postponed' is null)) d`;
 
-/** The tenants (pg-boss group = organization) with the most runnable jobs waiting. */
-const TENANT_BACKLOG_SQL = `select group_id as tenant, count(*) as waiting, extract(epoch from pgboss.job_now() - min(start_after)) as oldest
-  from pgboss.job where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and group_id is not null
-  group by group_id order by count(*) desc, group_id limit $2`;
+/** The tenants (pg-boss group = organization) with the most jobs waiting, in any lane ($2: the lowest band's floor). */
+const TENANT_BACKLOG_SQL = `select group_id as tenant, count(*) as waiting, extract(epoch from pgboss.job_now() - min(created_on)) as oldest
+  from pgboss.job where name = $1 and state < 'active' and not blocked and group_id is not null
+    and (start_after <= pgboss.job_now() or (priority > $2 and priority not in (${DELIVERY_LANES.map((lane) => laneBand(lane).low).join(', ')})))
+  group by group_id order by count(*) desc, group_id limit $3`;
+
+/** Seconds from the first completion counted to now, at least 1, at most the minute; the minute when none. */
+const drainSpan = (seconds: string | number | null): number => (seconds === null ? 60 : Math.min(60, Math.max(1, Number(seconds))));
 
 /** pg-boss's database adapter on the ORM transaction of `em` (what pg-boss's fromKysely does), its statements prepared. */
 function transactionDb(em: EntityManager) {

@@ -78,6 +78,8 @@ export interface LaneBacklog {
   oldestWaitingSeconds: number;
   /** Jobs of the lane (of the tenant, when asked for one) that workers completed in the last 60 seconds: the drain rate the ETA is taken from. */
   drainedLastMinute: number;
+  /** Seconds those completions span (from the first of them to now; 1-60, 60 when there were none): the pace is drained / span, so a drain that began 10 s ago is not averaged over a minute. */
+  drainSpanSeconds: number;
 }
 
 /** Organizations with the most runnable delivery jobs waiting (admin view), most first. */

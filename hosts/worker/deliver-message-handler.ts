@@ -1,8 +1,11 @@
 import { QUEUES } from '../../core/ports/job-queue.ts';
 import type { DeliverMessage } from '../../core/use-cases/messaging/deliver-message.ts';
-import type { JobHandler } from './job-handler.ts';
+import { CompletedWith, type JobHandler } from './job-handler.ts';
 
 const messageIdOf = (data: Record<string, unknown>): string | null => (typeof data['messageId'] === 'string' ? data['messageId'] : null);
+
+/** The output of a job whose message went back to waiting for a rate slot (delivery-pacing.ts): a new job carries it on. */
+export const POSTPONED = new CompletedWith({ postponed: true });
 
 /**
  * notification-send: one job per message id; DeliverMessage is idempotent, so a redelivered job is harmless.
@@ -23,7 +26,13 @@ export function deliverMessageHandler(deliver: DeliverMessage, batchSize: number
       const ids = batch.map(messageIdOf);
       const outcomes = await deliver.executeMany(ids.filter((id): id is string => id !== null));
       let next = 0;
-      return ids.map((id) => (id === null ? null : outcomes[next++]?.error ?? null)); // malformed jobs: nothing to deliver
+      return ids.map((id) => { // malformed jobs: nothing to deliver
+        if (id === null) return null;
+        const outcome = outcomes[next++];
+        if (outcome?.error !== undefined) return outcome.error;
+        // Back to waiting without an error: postponed for a rate slot (a new job is queued), not delivered; the backlog's drain leaves it out.
+        return outcome?.message && (outcome.message.status === 'QUEUED' || outcome.message.status === 'PENDING') ? POSTPONED : null;
+      });
     },
   };
 }

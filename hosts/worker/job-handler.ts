@@ -11,7 +11,14 @@ export interface JobHandler {
   /**
    * Set-based path (optional): the whole fetched batch at once, so its database work can be done in a
    * few statements instead of a few per job. Returns one outcome per job, in order: null when the job
-   * is done, or the error `handle` would have thrown (the same retry policy applies to it).
+   * is done, a `CompletedWith` when it is done with an output pg-boss keeps on the job, or the error
+   * `handle` would have thrown (the same retry policy applies to it).
    */
   handleBatch?(data: ReadonlyArray<Record<string, unknown>>): Promise<ReadonlyArray<unknown>>;
+}
+
+/** A job done with an output recorded on it (pg-boss `output`), e.g. a delivery postponed to a new job. */
+export class CompletedWith {
+  readonly output: Record<string, unknown>;
+  constructor(output: Record<string, unknown>) { this.output = output; }
 }

@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { isAppError } from '../../core/errors.ts';
 import type { Logger } from '../logger.ts';
-import type { JobHandler } from './job-handler.ts';
+import { CompletedWith, type JobHandler } from './job-handler.ts';
 import { startPeriodicTasks, type PeriodicTask } from './periodic-task.ts';
 import { WORKER_POLICY_BY_CODE } from './retry-policy.ts';
 
@@ -43,8 +43,9 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
 }
 
 /** A job's result for pg-boss: completed, or failed (retried) unless the retry policy calls the error permanent. */
-function jobResult(queue: string, jobId: string, error: unknown, logger: Logger) {
+function jobResult(queue: string, jobId: string, error: unknown, logger: Logger) { // error: the handler's outcome for the job
   if (error === null) return { id: jobId, status: 'completed' as const };
+  if (error instanceof CompletedWith) return { id: jobId, status: 'completed' as const, output: error.output };
   const permanent = isAppError(error) && !error.retryable && WORKER_POLICY_BY_CODE[error.code] === 'fail';
   logger.warn({ queue, jobId, err: error, permanent }, 'job failed');
   const reason = { message: error instanceof Error ? error.message : String(error), code: isAppError(error) ? error.code : null };

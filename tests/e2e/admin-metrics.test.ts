@@ -59,5 +59,38 @@ describe('E2E: provider metrics and health history in a real browser', function 
       expect(errors).to.deep.equal([]);
     } finally { await context.close(); }
   });
+
+  it('shows a tenant its messages waiting for delivery with an ETA, and the administrator the tenants with the most waiting', async function () {
+    const api = new ApiClient(suite.server.url);
+    const tenant = await registerTenant(api, 'backlog-e2e');
+    await suite.server.container.get(INFRA.storage).wallets.update(tenant.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'e2e-backlog-seed', description: 'e2e credit' }), new Date());
+    const admin = (await api.post('/auth/login', { email: ADMIN.email, password: ADMIN.password })).body.data.token as string;
+    // A ceiling of 2 messages a second (docs/admin.md) keeps 60 queued messages waiting for about 30 s.
+    expect((await api.request('PATCH', `/admin/tenants/${tenant.organizationId}/delivery-limits`, { maxDeliveryPerSecond: 2 }, { token: admin })).status).to.equal(200);
+    const key = (await api.post('/api-keys', { name: 'Live', isSandbox: false }, tenant.auth)).body.data.key as string;
+    const messages = Array.from({ length: 60 }, (_, i) => ({ channel: 'SMS', to: `02420000${String(i).padStart(2, '0')}`, body: 'Your order is ready', idempotencyKey: `backlog-e2e-${i}` }));
+    expect((await api.post('/messages/bulk', { async: true, messages }, { apiKey: key })).status).to.equal(202);
+
+    const { page, context, errors } = await newPage(suite.browser, suite.server.url);
+    try {
+      await signIn(page, tenant.email, tenant.password);
+      await openFromMenu(page, 'Delivery logs');
+      const card = page.getByTestId('delivery-backlog');
+      await card.getByRole('heading', { name: 'Waiting for delivery' }).waitFor();
+      // Once the worker has delivered some in the last minute, the card gives the pace and an ETA.
+      await pollFor('an ETA on the Logs page', async () => ((await card.getByTestId('backlog-summary').textContent()) ?? '').match(/\d+ waiting · [\d.]+ delivered a second over the last minute · done in /) ? true : null, 20_000);
+      expect(await card.getByRole('row', { name: /Transactional/ }).textContent()).to.match(/Transactional\d+/);
+      await screenshot(page, '28-tenant-delivery-backlog');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await openFromMenu(page, 'Provider metrics');
+      await page.getByTestId('delivery-backlog').getByRole('heading', { name: 'Delivery backlog' }).waitFor();
+      const tenantsTable = page.getByTestId('backlog-tenants');
+      await tenantsTable.getByRole('row', { name: new RegExp(tenant.organizationId) }).waitFor();
+      await screenshot(page, '29-admin-delivery-backlog');
+      expect(errors).to.deep.equal([]);
+    } finally { await context.close(); }
+  });
 });
 

@@ -5,7 +5,7 @@ export interface DeliveryBacklogRouteDeps {
   getDeliveryBacklog: GetDeliveryBacklog;
 }
 
-const BODY = '`{ lanes: [{ lane (OTP, TRANSACTIONAL, MARKETING), waiting, oldestWaitingSeconds, drainedLastMinute, etaSeconds }], waiting, drainPerSecond, etaSeconds }`: '
+const BODY = '`{ lanes: [{ lane (OTP, TRANSACTIONAL, MARKETING), waiting, oldestWaitingSeconds, drainedLastMinute, drainSpanSeconds, etaSeconds }], waiting, drainPerSecond, etaSeconds }`: '
   + 'runnable messages waiting for delivery, the last minute\'s pace and the ETA at that pace (null when nothing was delivered in the last minute)';
 const ADMIN_BODY = `${BODY}; plus \`tenants: [{ organizationId, waiting, oldestWaitingSeconds }]\`, the 20 organizations with the most waiting`;
 

@@ -3,6 +3,7 @@ import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { MinuteChart, type MinutePoint } from '../svg-charts.tsx';
+import { DeliveryBacklogCard } from '../delivery-backlog.tsx';
 import { Badge, Empty, ErrorBanner, Loading, Notice, Page, Requires, Time, percent, str, useAsync } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
@@ -19,7 +20,7 @@ export function AdminProviderMetricsPage(): ReactNode {
   return (
     <Page title="Provider metrics">
       {session.isAdmin
-        ? <Requires needs={['GET /admin/provider-metrics']} feature="Provider metrics"><Metrics /></Requires>
+        ? <><Requires needs={['GET /admin/delivery-backlog']} feature="Delivery backlog"><DeliveryBacklogCard admin /></Requires><Requires needs={['GET /admin/provider-metrics']} feature="Provider metrics"><Metrics /></Requires></>
         : <Notice kind="warning">Only platform administrators see this page.</Notice>}
     </Page>
   );

@@ -4,6 +4,7 @@ import { Link, navigate, useLocation } from '../router.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, STATUSES, Select, Time, ghs, str, toApiError, useAsync } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
 import { DeliveryBadge } from '../delivery-badge.tsx';
+import { DeliveryBacklogCard } from '../delivery-backlog.tsx';
 
 type Log = Record<string, unknown> & { id: string };
 interface LogPage { items: Log[]; page: number; limit: number; total: number; totalIsExact?: boolean; totalPages: number }
@@ -43,6 +44,7 @@ export function LogsPage(): ReactNode {
         <label>Channel <Select options={CHANNELS} value={channel} allowEmpty="Any channel" onChange={(c) => go({ channel: c, page: 1 })} /></label>
         <button type="button" className="secondary" onClick={() => void logs.reload()}>Refresh</button>
       </form>
+      <DeliveryBacklogCard />
       <ErrorBanner error={exportError ?? logs.error} />
       {exportNote && <Notice kind="success">{exportNote}</Notice>}
       {logs.loading && !d && <Loading label="Loading delivery logs" />}
