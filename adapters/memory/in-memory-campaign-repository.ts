@@ -41,8 +41,14 @@ export class InMemoryCampaignRepository implements CampaignRepository {
       .sort((a, b) => (a.scheduledAt?.getTime() ?? 0) - (b.scheduledAt?.getTime() ?? 0) || (a.id < b.id ? -1 : 1)).slice(0, limit).map(copy);
   }
 
+  /** Counting in memory is cheap: always counted now. */
+  async recentCounts(organizationId: string, campaignId: string): Promise<CampaignCounts> {
+    return this.counts(organizationId, campaignId);
+  }
+
   async counts(organizationId: string, campaignId: string): Promise<CampaignCounts> {
     const counts = { ...EMPTY_COUNTS };
+    if (this.#state.campaigns.get(campaignId)?.organizationId !== organizationId) return counts;
     for (const r of this.#state.campaignRecipients.values()) {
       if (r.campaignId !== campaignId) continue;
       if (r.messageId === null) { counts.skipped += 1; continue; }

@@ -36,6 +36,9 @@ function values(c: Campaign): unknown[] {
     c.progress.audienceTotal, c.progress.processed, c.progress.fanOutRate, c.progress.deliveryRate, c.progress.sampledAt, c.progress.sampledSettled];
 }
 
+/** Recipients from which counting a campaign takes long enough (~0.1 s and up) for the views to read snapshots. */
+const LARGE_CAMPAIGN = 20_000;
+
 export class SqlCampaignRepository implements CampaignRepository {
   readonly #em: EntityManager;
   constructor(em: EntityManager) { this.#em = em; }
@@ -83,9 +86,46 @@ export class SqlCampaignRepository implements CampaignRepository {
     return rows.map(toCampaign);
   }
 
+  /** Counts now, and keeps them as the campaign's latest snapshot (campaign_count_snapshots, migration 0061) for the views. */
   async counts(organizationId: string, campaignId: string): Promise<CampaignCounts> {
-    const rows = await sqlRows<{ status: string | null; n: string | number }>(this.#em, `select m.status, count(*) as n from campaign_recipients r
-      left join messages m on m.id = r.message_id and m.organization_id = $1 where r.campaign_id = $2 group by m.status`, [organizationId, campaignId]);
+    const counts = await this.#count(this.#em, organizationId, campaignId);
+    await this.#remember(this.#em, organizationId, campaignId, counts);
+    return counts;
+  }
+
+  async recentCounts(organizationId: string, campaignId: string, maxAgeSeconds: number): Promise<CampaignCounts> {
+    const latest = async (em: EntityManager) => (await sqlRows<{ counts: CampaignCounts; age: string | number }>(em,
+      `select counts, extract(epoch from now() - counted_at) as age from campaign_count_snapshots where campaign_id = $1 and organization_id = $2`,
+      [campaignId, organizationId]))[0];
+    const found = await latest(this.#em);
+    // A campaign below LARGE_CAMPAIGN is counted in milliseconds: always now. Larger ones answer a recent snapshot.
+    if (!found || found.counts.recipients + found.counts.skipped < LARGE_CAMPAIGN) return this.counts(organizationId, campaignId);
+    if (Number(found.age) <= maxAgeSeconds) return { ...EMPTY_COUNTS, ...found.counts };
+    return this.#em.transactional(async (em) => {
+      // One reader counts at a time (a count of a large campaign takes seconds); the others answer the latest there is.
+      const [lock] = await sqlRows<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('campaign-counts'), hashtext($1)) as ok`, [campaignId]);
+      if (!lock?.ok) return { ...EMPTY_COUNTS, ...found.counts };
+      const counts = await this.#count(em, organizationId, campaignId);
+      await this.#remember(em, organizationId, campaignId, counts);
+      return counts;
+    });
+  }
+
+  async #remember(em: EntityManager, organizationId: string, campaignId: string, counts: CampaignCounts): Promise<void> {
+    await sqlRows(em, `insert into campaign_count_snapshots (campaign_id, organization_id, counts, counted_at) select id, organization_id, $3::jsonb, now()
+        from campaigns where id = $1 and organization_id = $2
+      on conflict (campaign_id) do update set counts = excluded.counts, counted_at = excluded.counted_at`, [campaignId, organizationId, JSON.stringify(counts)]);
+  }
+
+  /**
+   * The recipients joined with their messages. The messages table is partitioned by creation month: a
+   * campaign's messages were created after it started, so the partitions before that are pruned.
+   */
+  async #count(em: EntityManager, organizationId: string, campaignId: string): Promise<CampaignCounts> {
+    const rows = await sqlRows<{ status: string | null; n: string | number }>(em, `select m.status, count(*) as n from campaign_recipients r
+      left join messages m on m.id = r.message_id and m.organization_id = $1
+        and m.created_at >= (select coalesce(started_at, created_at) - interval '1 minute' from campaigns where id = $2)
+      where r.campaign_id = $2 and exists (select 1 from campaigns c where c.id = $2 and c.organization_id = $1) group by m.status`, [organizationId, campaignId]);
     const counts = { ...EMPTY_COUNTS };
     for (const row of rows) {
       const n = Number(row.n);

@@ -38,6 +38,9 @@ export function afterBatch(p: FanOutProgress, handled: number, now: Date): FanOu
   return { ...p, processed: p.processed + handled, fanOutRate, sampledAt: now };
 }
 
+/** How old the delivery counts a campaign view shows may be (CampaignRepository.recentCounts): counting a large campaign takes seconds. */
+export const VIEW_COUNTS_MAX_AGE_SECONDS = 5;
+
 /** Messages that reached a final state (or were skipped): what the delivery phase counts down to. */
 export function settledOf(counts: CampaignCounts): number {
   return counts.sent + counts.delivered + counts.failed + counts.rejected + counts.cancelled + counts.skipped;

@@ -19,7 +19,15 @@ export interface CampaignRepository {
   update(campaign: Campaign): Promise<boolean>;
   /** Records recipients; a contact already recorded for the campaign throws CONFLICT (never two messages). */
   addRecipients(organizationId: string, campaignId: string, recipients: readonly CampaignRecipient[]): Promise<void>;
+  /** Exact delivery counts of the campaign's recipients' messages, counted now (the completion check relies on it). */
   counts(organizationId: string, campaignId: string): Promise<CampaignCounts>;
+  /**
+   * Counts for views (GET /campaigns/{id}, the list, progress polls): the latest counted at most
+   * `maxAgeSeconds` ago, or counted now when there is none that recent. While another reader is counting
+   * the same campaign, an older count may be answered rather than a second count run. Never counts of
+   * another organization's campaign.
+   */
+  recentCounts(organizationId: string, campaignId: string, maxAgeSeconds: number): Promise<CampaignCounts>;
   /**
    * Inside a transaction: SCHEDULED campaigns of every organization whose `scheduledAt` is at or before
    * `now`, at most `limit`, earliest first, each row locked until the transaction ends; rows another

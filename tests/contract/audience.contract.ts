@@ -182,9 +182,15 @@ export function describeAudienceContract(name: string, makeStorage: () => Promis
       });
       const failed = await storage.transaction((tx) => rejection(tx.campaigns.addRecipients(org, campaign.id, [{ contactId: list[0]!.id, messageId: null, skipReason: null }])));
       expect(failed.code).to.equal('CONFLICT');
-      expect(await storage.campaigns.counts(org, campaign.id)).to.deep.equal({ recipients: 1, queued: 0, pending: 0, sent: 0, delivered: 1, failed: 0, rejected: 0, scheduled: 0, cancelled: 0, skipped: 1 });
+      const counted = { recipients: 1, queued: 0, pending: 0, sent: 0, delivered: 1, failed: 0, rejected: 0, scheduled: 0, cancelled: 0, skipped: 1 };
+      expect(await storage.campaigns.counts(org, campaign.id)).to.deep.equal(counted);
+      expect(await storage.campaigns.recentCounts(org, campaign.id, 5)).to.deep.equal(counted);
       expect((await storage.campaigns.findById(org, campaign.id))!.cursor).to.equal(list[1]!.id);
-      expect(await storage.campaigns.findById((await seedOrganization(storage)).id, campaign.id)).to.equal(null);
+      const stranger = (await seedOrganization(storage)).id;
+      expect(await storage.campaigns.findById(stranger, campaign.id)).to.equal(null);
+      for (const counts of [await storage.campaigns.counts(stranger, campaign.id), await storage.campaigns.recentCounts(stranger, campaign.id, 5)]) {
+        expect(counts).to.deep.equal({ recipients: 0, queued: 0, pending: 0, sent: 0, delivered: 0, failed: 0, rejected: 0, scheduled: 0, cancelled: 0, skipped: 0 });
+      }
     });
 
     it('stores an import\'s file in chunks and streams them back in order', async () => {

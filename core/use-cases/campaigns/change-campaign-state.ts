@@ -2,6 +2,7 @@ import { AppError } from '../../errors.ts';
 import { campaignView, type Campaign } from '../../domain/campaign.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import { loadCampaign } from './campaign-support.ts';
+import { VIEW_COUNTS_MAX_AGE_SECONDS } from '../../domain/campaign-progress.ts';
 
 /**
  * The shell of a campaign state change (cancel, pause, resume): the campaign loaded with its approval
@@ -19,5 +20,5 @@ export async function changeCampaignState(storage: Storage, now: Date, organizat
     await tx.campaigns.update(next);
     return next;
   });
-  return campaignView(changed, await storage.campaigns.counts(organizationId, id), approval?.status ?? null, now);
+  return campaignView(changed, await storage.campaigns.recentCounts(organizationId, id, VIEW_COUNTS_MAX_AGE_SECONDS), approval?.status ?? null, now);
 }

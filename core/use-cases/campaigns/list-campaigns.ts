@@ -2,6 +2,7 @@ import { campaignView, type Campaign } from '../../domain/campaign.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { reconcileApproval } from './campaign-support.ts';
+import { VIEW_COUNTS_MAX_AGE_SECONDS } from '../../domain/campaign-progress.ts';
 
 export const CAMPAIGNS_LISTED_MAX = 50;
 
@@ -16,7 +17,7 @@ export class ListCampaigns {
       const approval = stored.approvalRequestId ? await storage.approvals.findById(stored.approvalRequestId) : null;
       const campaign = reconcileApproval(stored, approval, clock.now());
       if (campaign !== stored) await storage.campaigns.update(campaign);
-      return campaignView(campaign, await storage.campaigns.counts(scope.organizationId, campaign.id), approval?.status ?? null, clock.now());
+      return campaignView(campaign, await storage.campaigns.recentCounts(scope.organizationId, campaign.id, VIEW_COUNTS_MAX_AGE_SECONDS), approval?.status ?? null, clock.now());
     };
     const campaigns = await storage.campaigns.list(scope.organizationId, CAMPAIGNS_LISTED_MAX);
     const views: Array<ReturnType<typeof campaignView>> = [];
