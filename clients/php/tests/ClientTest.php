@@ -84,6 +84,13 @@ final class ClientTest extends TestCase
         self::assertSame('Hi Kofi, order P-1 shipped', $this->client->getMessage($trigger['deliveryLogs'][0]['id'])['body']);
     }
 
+    public function testSchedulesASendWithSendAtAndCarriesItsCategory(): void
+    {
+        $sendAt = gmdate('Y-m-d\TH:i:s.000\Z', time() + 3600);
+        $log = $this->client->send(['channel' => 'SMS', 'to' => self::phone(10), 'body' => 'Your appointment is tomorrow', 'category' => 'REMINDER', 'sendAt' => $sendAt]);
+        self::assertSame(['SCHEDULED', $sendAt, 'REMINDER'], [$log['status'], $log['scheduledAt'], $log['category']]);
+    }
+
     public function testStartsLooksUpChecksAndCancelsAVerification(): void
     {
         $started = $this->client->verify->start(['to' => self::phone(40)]);
