@@ -22,8 +22,8 @@ const hasPhp = spawnSync('php', ['-r', 'exit(PHP_VERSION_ID >= 80100 ? 0 : 1);']
 /**
  * The PHP client (clients/php) against the real API: `node hosts/main.ts` on the embedded PGlite, a
  * sandbox key, and a TCP proxy that drops the first response after the API acted. Its PHPUnit suite
- * (Debian's phpunit; .ci/run installs php-cli, php-curl, phpunit, the PSR HTTP interfaces and Guzzle
- * when missing) runs every test against it, none skipped. Skips only where PHP 8.1+ is absent.
+ * (Debian's phpunit; .ci/run installs php-cli, php-curl, phpunit, the PSR HTTP interfaces, Guzzle and
+ * Laravel's notifications, events and config components when missing) runs every test against it, none skipped. Skips only where PHP 8.1+ is absent.
  */
 describe('PHP client against the real API (embedded default)', function () {
   this.timeout(180_000);
@@ -45,7 +45,7 @@ describe('PHP client against the real API (embedded default)', function () {
     await api?.close();
   });
 
-  it('passes its PHPUnit suite against the real API, nothing skipped (send, bulk, trigger, lookup, Verify, errors, retries, dropped connection, PSR-18, webhooks, Laravel channel)', async () => {
+  it('passes its PHPUnit suite against the real API, nothing skipped (send, bulk, trigger, lookup, Verify, errors, retries, dropped connection, PSR-18, webhooks, Laravel provider and channel)', async () => {
     const phpunit = spawnSync('phpunit', ['--version'], { encoding: 'utf8' });
     expect(phpunit.status, 'phpunit is missing: install Debian\'s phpunit (.ci/run does)').to.equal(0);
     proxy.dropNext(1);
@@ -60,6 +60,15 @@ describe('PHP client against the real API (embedded default)', function () {
     const tests = Number(/OK \((\d+) tests, \d+ assertions\)/.exec(result.stdout)?.[1] ?? 0);
     expect(tests, result.stdout).to.be.at.least(32);
     expect(proxy.dropped).to.equal(1);
+    // The Laravel test above ran the provider and channel inside Laravel's notification sender (Debian's
+    // php-illuminate-*); once more with the stand-ins used where Laravel is not installed.
+    const fresh = await setUpTenant(api.url, 'php-stand-ins');
+    const standIns = await runAsync('phpunit', ['--fail-on-skipped', '--colors=never', '--filter', 'LaravelTest'], {
+      cwd: PHP_DIR, timeout: 60_000,
+      env: { ...process.env, NKRA_TEST_WITHOUT_LARAVEL: '1', NKRA_BASE_URL: api.url, NKRA_API_KEY: fresh.sandboxKey, NKRA_JWT: fresh.token, NKRA_ORGANIZATION_ID: fresh.organizationId, NKRA_EVENT: fresh.eventSlug },
+    });
+    expect(standIns.status, `${standIns.stdout}\n${standIns.stderr}`).to.equal(0);
+    expect(standIns.stdout).to.match(/OK \(6 tests/);
   });
 
   it('runs its example', async () => {

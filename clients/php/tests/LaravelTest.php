@@ -17,8 +17,10 @@ use PHPUnit\Framework\TestCase;
 
 /**
  * The Laravel notification channel against the real API, with minimal stand-ins for a notifiable
- * (routeNotificationFor, as the Notifiable trait) and a notification (toNkra, Laravel's `id`);
- * the service provider with the few Illuminate classes it touches faked when Laravel is absent.
+ * (routeNotificationFor, as the Notifiable trait) and a notification (toNkra, Laravel's `id`); then
+ * the service provider and the channel inside Laravel's own container and notification sender
+ * (Debian's php-illuminate-notifications, -events, -config 8.83), or, where Laravel is not
+ * installed, with stand-ins of the few container and ChannelManager methods the provider calls.
  */
 final class LaravelTest extends TestCase
 {
@@ -123,9 +125,74 @@ final class LaravelTest extends TestCase
 
     public function testTheServiceProviderBindsTheClientAndRegistersTheNkraChannel(): void
     {
-        if (!class_exists(ServiceProvider::class)) {
-            require_once __DIR__ . '/Support/illuminate-fakes.php';
+        if (class_exists(\Illuminate\Container\Container::class) && class_exists(\Illuminate\Notifications\NotificationSender::class)) {
+            $this->insideLaravel();
+        } else {
+            $this->withStandIns();
         }
+        $this->expectExceptionMessage('services.nkra.api_key is not set');
+        ClientFactory::fromConfig([]);
+    }
+
+    /** Laravel's own container, notification sender and events (Debian's php-illuminate-* 8.83, as .ci/run installs them). */
+    private function insideLaravel(): void
+    {
+        require_once __DIR__ . '/Support/laravel-app-helper.php';
+        $app = new \Illuminate\Container\Container();
+        \Illuminate\Container\Container::setInstance($app);
+        $app->instance('config', new \Illuminate\Config\Repository(['services' => ['nkra' => [
+            'api_key' => getenv('NKRA_API_KEY'), 'base_url' => getenv('NKRA_BASE_URL'), 'timeout' => 10]]]));
+        $app->singleton(\Illuminate\Contracts\Events\Dispatcher::class, static fn ($app) => new \Illuminate\Events\Dispatcher($app));
+        $app->singleton(\Illuminate\Contracts\Bus\Dispatcher::class, static fn ($app) => new \Illuminate\Bus\Dispatcher($app));
+        (new \Illuminate\Notifications\NotificationServiceProvider($app))->register();
+        $provider = new NkraServiceProvider($app);
+        $provider->register();
+        $provider->boot();
+        $client = $app->make(NkraClient::class);
+        self::assertSame($client, $app->make('nkra'));
+        self::assertSame(rtrim(getenv('NKRA_BASE_URL'), '/'), $client->baseUrl);
+        self::assertInstanceOf(NkraChannel::class, $app->make(ChannelManager::class)->driver('nkra'));
+
+        $responses = [];
+        $app->make(\Illuminate\Contracts\Events\Dispatcher::class)->listen(\Illuminate\Notifications\Events\NotificationSent::class,
+            static function ($event) use (&$responses): void { $responses[] = [$event->channel, $event->response]; });
+        $user = new class () {
+            use \Illuminate\Notifications\Notifiable;
+
+            public function routeNotificationForNkra(object $notification): string
+            {
+                return ClientTest::phone(27);
+            }
+        };
+        $shipped = new class () extends \Illuminate\Notifications\Notification {
+            /** @param list<string> $via */
+            public array $via = ['nkra'];
+
+            public function via(object $notifiable): array
+            {
+                return $this->via;
+            }
+
+            public function toNkra(object $notifiable): NkraMessage
+            {
+                return NkraMessage::create('Shipped, told by Laravel');
+            }
+        };
+        $user->notify($shipped);
+        (new \Illuminate\Notifications\AnonymousNotifiable())->route('nkra', ClientTest::phone(28))->notify($shipped);
+        $byClass = clone $shipped;
+        $byClass->via = [NkraChannel::class]; // a channel named by its class, resolved from the container
+        $user->notify($byClass);
+        self::assertSame([['nkra', 'DELIVERED', ClientTest::phone(27)], ['nkra', 'DELIVERED', ClientTest::phone(28)], [NkraChannel::class, 'DELIVERED', ClientTest::phone(27)]],
+            array_map(static fn ($r) => [$r[0], $r[1]['status'], $r[1]['recipient']], $responses));
+        self::assertSame('Shipped, told by Laravel', $this->client->getMessage($responses[0][1]['id'])['body']);
+        self::assertNotSame($responses[0][1]['id'], $responses[2][1]['id']); // two notifications (two ids), two messages
+    }
+
+    /** Where Laravel is not installed: stand-ins of the container and ChannelManager methods the provider calls. */
+    private function withStandIns(): void
+    {
+        require_once __DIR__ . '/Support/illuminate-fakes.php';
         $app = new FakeContainer(['services' => ['nkra' => ['api_key' => getenv('NKRA_API_KEY'), 'base_url' => getenv('NKRA_BASE_URL'), 'timeout' => 10]]]);
         $provider = new NkraServiceProvider($app);
         $provider->register();
@@ -136,7 +203,5 @@ final class LaravelTest extends TestCase
         $channel = $app->make(ChannelManager::class)->driver('nkra');
         self::assertInstanceOf(NkraChannel::class, $channel);
         self::assertSame('DELIVERED', $channel->send(self::notifiable(ClientTest::phone(26)), self::notification(fn () => 'Via the provider'))['status']);
-        $this->expectExceptionMessage('services.nkra.api_key is not set');
-        ClientFactory::fromConfig([]);
     }
 }

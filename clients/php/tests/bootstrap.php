@@ -3,8 +3,10 @@
 declare(strict_types=1);
 
 // Composer's autoloader when the package was installed with Composer; otherwise a PSR-4 loader for
-// src/ and tests/ plus the PSR interfaces and Guzzle (the test suite's PSR-18 client) from Debian's
-// php-psr-http-* and php-guzzlehttp-guzzle packages (/usr/share/php), as .ci/run installs them.
+// src/ and tests/ plus, from Debian's packages in /usr/share/php as .ci/run installs them, the PSR
+// interfaces and Guzzle (the suite's PSR-18 client: php-psr-http-*, php-guzzlehttp-guzzle) and
+// Laravel's notifications, events and config components (php-illuminate-notifications, -events,
+// -config), which LaravelTest runs the service provider and channel in.
 if (is_file(__DIR__ . '/../vendor/autoload.php')) {
     require __DIR__ . '/../vendor/autoload.php';
 } else {
@@ -19,8 +21,15 @@ if (is_file(__DIR__ . '/../vendor/autoload.php')) {
             }
         }
     });
-    foreach (['Psr/Http/Message/autoload.php', 'Psr/Http/Client/autoload.php', 'GuzzleHttp/autoload.php'] as $debian) {
-        foreach (explode(PATH_SEPARATOR, get_include_path()) + [99 => '/usr/share/php'] as $root) {
+    if (!in_array('/usr/share/php', explode(PATH_SEPARATOR, get_include_path()), true)) {
+        set_include_path(get_include_path() . PATH_SEPARATOR . '/usr/share/php'); // Debian's autoload files require their dependencies by relative path
+    }
+    $debianPackages = ['Psr/Http/Message/autoload.php', 'Psr/Http/Client/autoload.php', 'GuzzleHttp/autoload.php'];
+    if (!getenv('NKRA_TEST_WITHOUT_LARAVEL')) { // set to run LaravelTest with its stand-ins, as where Laravel is absent
+        array_push($debianPackages, 'Illuminate/Notifications/autoload.php', 'Illuminate/Events/autoload.php', 'Illuminate/Config/autoload.php');
+    }
+    foreach ($debianPackages as $debian) {
+        foreach (explode(PATH_SEPARATOR, get_include_path()) as $root) {
             if (is_file("{$root}/{$debian}")) {
                 require_once "{$root}/{$debian}";
                 break;

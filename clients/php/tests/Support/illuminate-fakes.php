@@ -7,33 +7,37 @@ declare(strict_types=1);
 // Laravel); with Laravel present the real classes are used.
 
 namespace Illuminate\Support {
-    abstract class ServiceProvider
-    {
-        public function __construct(protected $app)
+    if (!class_exists(ServiceProvider::class)) {
+        abstract class ServiceProvider
         {
+            public function __construct(protected $app)
+            {
+            }
         }
     }
 }
 
 namespace Illuminate\Notifications {
-    class ChannelManager
-    {
-        /** @var array<string, \Closure> */
-        private array $customCreators = [];
-
-        public function __construct(private $container)
+    if (!class_exists(ChannelManager::class)) {
+        class ChannelManager
         {
-        }
+            /** @var array<string, \Closure> */
+            private array $customCreators = [];
 
-        public function extend(string $driver, \Closure $callback): static
-        {
-            $this->customCreators[$driver] = $callback;
-            return $this;
-        }
+            public function __construct(private $container)
+            {
+            }
 
-        public function driver(string $driver): object
-        {
-            return ($this->customCreators[$driver] ?? throw new \InvalidArgumentException("Driver [{$driver}] not supported."))($this->container);
+            public function extend(string $driver, \Closure $callback): static
+            {
+                $this->customCreators[$driver] = $callback;
+                return $this;
+            }
+
+            public function driver(string $driver): object
+            {
+                return ($this->customCreators[$driver] ?? throw new \InvalidArgumentException("Driver [{$driver}] not supported."))($this->container);
+            }
         }
     }
 }
