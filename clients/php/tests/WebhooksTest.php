@@ -106,5 +106,24 @@ final class WebhooksTest extends TestCase
         self::assertSame('message.status.updated', $event->kind);
         $lists = array_map(static fn ($v) => [$v], self::headers());
         self::assertSame('unknown', Webhooks::verify(self::PAYLOAD, $lists, self::SECRET, now: $now)->kind);
+        // A Symfony/Laravel request exposes its headers as a HeaderBag in `$request->headers` (get() is case-insensitive).
+        $bag = new class (self::headers()) {
+            /** @param array<string, string> $values */
+            public function __construct(private array $values)
+            {
+            }
+
+            public function get(string $name): ?string
+            {
+                return array_change_key_case($this->values)[strtolower($name)] ?? null;
+            }
+        };
+        $laravelRequest = new class ($bag) {
+            public function __construct(public object $headers)
+            {
+            }
+        };
+        self::assertSame(['test' => 2432232314], Webhooks::verify(self::PAYLOAD, $laravelRequest, self::SECRET, now: $now)->payload);
+        self::assertSame(['test' => 2432232314], Webhooks::verify(self::PAYLOAD, $bag, self::SECRET, now: $now)->payload);
     }
 }
