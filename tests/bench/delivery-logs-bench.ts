@@ -296,7 +296,7 @@ function randomQuery(i: number): Record<string, string> {
   return query;
 }
 
-/** Prints the figures as markdown (for docs/performance.md); returns whether a target was missed. */
+/** Prints the figures as markdown (for a record in docs/benchmarks/); returns whether a target was missed. */
 async function report(database: Database, lists: readonly Figure[], exports: readonly Figure[]): Promise<boolean> {
   const [pg] = await database.em().execute<{ version: string; buffers: string; size: string }[]>(
     `select current_setting('server_version') as version, current_setting('shared_buffers') as buffers,

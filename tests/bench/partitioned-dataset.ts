@@ -5,7 +5,7 @@ import { DEFAULT_RETENTION, PostgresPartitionMaintenance } from '../../adapters/
 import { SystemClock } from '../../adapters/memory/system-clock.ts';
 
 /**
- * The benches' datasets for partitioned logs (docs/performance.md, "Partitioned logs"), built in the
+ * The benches' datasets for partitioned logs (docs/benchmarks/2026-11-history.md, "Partitioned logs"), built in the
  * database with INSERT ... SELECT generate_series (not through the API):
  *
  * - `bench_scale_10m`: today's schema, 10,000,000 delivery logs of one organization spread evenly over

@@ -97,6 +97,12 @@ describe('client libraries against the real API (embedded default)', function ()
       expect((await nkra.getMessage(trigger.deliveryLogs[0]!.id)).body).to.equal('Hi Kofi, order A-1 shipped');
     });
 
+    it('schedules a send with sendAt (SCHEDULED, scheduledAt) and carries its category', async () => {
+      const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+      const log = await nkra.send({ channel: 'SMS', to: phone(9), body: 'Your appointment is tomorrow', category: 'REMINDER', sendAt });
+      expect(log).to.include({ status: 'SCHEDULED', scheduledAt: sendAt, category: 'REMINDER' });
+    });
+
     it('starts, looks up, checks and cancels a verification (a sandbox key\'s answers carry the code as sandboxCode)', async () => {
       const started = await nkra.verify.start({ to: phone(40) });
       expect(started).to.include({ status: 'PENDING', channel: 'SMS', to: phone(40) });

@@ -54,6 +54,13 @@ describe('HTTP: consent (opt-out links, hosted page, preference centre)', functi
     expect(preview.body.data.body).to.match(/^Sale! Stop: http:\/\/\S+\/u\/[A-Za-z0-9_-]{16} Thanks$/);
   });
 
+  it('gives an exempt category a link only where its body places {{optOutUrl}} (never appended)', async () => {
+    const placed = await app.api.post('/messages/preview', { channel: 'SMS', to: phone(30), body: 'Receipt 12. Manage messages: {{optOutUrl}}', category: 'TRANSACTIONAL' }, tenant.auth);
+    expect(placed.body.data.body).to.match(/^Receipt 12\. Manage messages: http:\/\/\S+\/u\/[A-Za-z0-9_-]{16}$/);
+    const otp = await app.api.post('/messages/preview', { channel: 'SMS', to: phone(30), body: 'Your code is 123456', category: 'OTP' }, tenant.auth);
+    expect(otp.body.data.body).to.equal('Your code is 123456');
+  });
+
   it('serves the hosted page for a real link (no login, no script), and 404 for a tampered or malformed token', async () => {
     const preview = await app.api.post('/messages/preview', { channel: 'SMS', to: phone(4), body: 'Promo', category: 'MARKETING' }, tenant.auth);
     const sent = await send(phone(4), 'MARKETING', 'Promo');

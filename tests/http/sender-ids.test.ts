@@ -59,6 +59,11 @@ describe('HTTP: /sender-ids (request, review, send only under approved ones)', f
     const missing = await app.api.post('/sender-ids', { name: 'NKRA' }, tenant.auth);
     expect(missing.status).to.equal(400);
     expect(missing.body.error.details.fieldErrors).to.have.keys('purpose', 'sampleMessage');
+    // Spaces around the name are trimmed (docs/sender-ids.md); spaces inside are kept.
+    const padded = await app.api.post('/sender-ids', { name: '  Trim Me ', purpose: 'Order updates', sampleMessage: 'Your order is ready' }, tenant.auth);
+    expect(padded.status, padded.text).to.equal(201);
+    expect(padded.body.data.name).to.equal('Trim Me');
+    expect((await app.api.request('DELETE', `/sender-ids/${padded.body.data.id}`, undefined, tenant.auth)).status).to.equal(200);
   });
 
   it('records a request as PENDING with an approval; live sends refuse it, sandbox sends may use it', async () => {

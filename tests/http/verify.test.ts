@@ -179,6 +179,10 @@ describe('HTTP: /verify (one-time passcodes)', function () {
     expect(analytics.status).to.equal(200);
     expect(analytics.body.data.starts).to.be.greaterThan(5);
     expect(analytics.body.data.byChannel.find((c: { channel: string }) => c.channel === 'SMS').approvals).to.be.at.least(2);
+    // conversionRate is a percentage with one decimal (docs/verify.md, "Analytics"), not a ratio.
+    const { starts, approvals, conversionRate } = analytics.body.data as { starts: number; approvals: number; conversionRate: number };
+    expect(conversionRate).to.equal(Math.round((approvals / starts) * 1000) / 10);
+    expect(conversionRate).to.be.greaterThan(1);
     const listed = await app.api.get('/verify?limit=3', tenant.auth);
     expect(listed.body.data.items).to.have.length(3);
     expect((await app.api.get('/verify?limit=500', tenant.auth)).status).to.equal(400);

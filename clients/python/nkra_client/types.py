@@ -13,9 +13,11 @@ else:  # pragma: no cover - Python 3.9 / 3.10
     except ImportError:  # stdlib only: NotRequired is a typing aid, Optional is close enough at runtime
         NotRequired = Optional  # type: ignore
 
-Channel = Literal["SMS", "WHATSAPP", "EMAIL", "PUSH", "VOICE"]
-CHANNELS = ("SMS", "WHATSAPP", "EMAIL", "PUSH", "VOICE")
-DeliveryStatus = Literal["QUEUED", "PENDING", "SENT", "DELIVERED", "FAILED", "REJECTED"]
+#: The spec's five channels plus IN_APP, the in-app inbox (docs/inbox.md).
+Channel = Literal["SMS", "WHATSAPP", "EMAIL", "PUSH", "VOICE", "IN_APP"]
+CHANNELS = ("SMS", "WHATSAPP", "EMAIL", "PUSH", "VOICE", "IN_APP")
+#: SCHEDULED: held until ``scheduledAt`` (a send_at, a send window, quiet hours); CANCELLED: withdrawn before then, refunded.
+DeliveryStatus = Literal["QUEUED", "PENDING", "SENT", "DELIVERED", "FAILED", "REJECTED", "SCHEDULED", "CANCELLED"]
 TriggerStatus = Literal["PENDING", "SENT", "DELIVERED", "FAILED"]
 
 
@@ -31,6 +33,8 @@ class DeliveryLog(TypedDict):
     encoding: Optional[str]
     isSandbox: bool
     templateId: Optional[str]
+    category: str
+    scheduledAt: Optional[str]
     provider: Optional[str]
     attempts: int
     createdAt: str
@@ -57,6 +61,8 @@ class BulkMessageItem(TypedDict, total=False):
     variables: Dict[str, str]
     senderId: str
     templateId: str
+    category: str
+    sendAt: str
 
 
 class TriggerStep(TypedDict):

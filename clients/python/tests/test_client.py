@@ -77,6 +77,12 @@ class AgainstTheApi(unittest.TestCase):
         self.assertEqual((trigger["status"], trigger["channel"]), ("DELIVERED", "SMS"))
         self.assertEqual(self.client.get_message(trigger["deliveryLogs"][0]["id"])["body"], "Hi Kofi, order P-1 shipped")
 
+    def test_schedule_with_send_at_and_category(self) -> None:
+        import datetime
+        send_at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        log = self.client.send("SMS", phone(10), "Your appointment is tomorrow", category="REMINDER", send_at=send_at)
+        self.assertEqual((log["status"], log["scheduledAt"], log["category"]), ("SCHEDULED", send_at, "REMINDER"))
+
     def test_validation_error(self) -> None:
         with self.assertRaises(NkraError) as caught:
             self.client.send("FAX", phone(5), "x")

@@ -72,7 +72,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): RouteDefinition[] {
     {
       method: 'GET', path: '/verify/analytics', tag: 'Verify', summary: 'Conversion (approved / started) by channel, country and hour',
       auth: 'tenant', permission: 'verify:read', query: VerifyAnalyticsQuery,
-      responses: { 200: '{ starts, approvals, conversionRate, byChannel, byCountry, perHour }', 400: 'VALIDATION_ERROR (days 1-90)', ...DENIED },
+      responses: { 200: '{ starts, approvals, conversionRate (a percentage, 1 decimal; null without starts), byChannel, byCountry, perHour }', 400: 'VALIDATION_ERROR (days 1-90)', ...DENIED },
       handler: async (input) => ok(await deps.analytics.execute(requireTenant(input), input.query)),
     },
     {

@@ -85,7 +85,7 @@ describe('ListDeliveryLogs', () => {
       [{ page: '-1' }, 'page', 'must be a whole number'],
       [{ page: '1.5' }, 'page', 'must be a whole number'],
       [{ limit: 'ten' }, 'limit', 'must be a whole number'],
-      [{ status: 'BOGUS' }, 'status', 'must be one of QUEUED, SENT, DELIVERED, FAILED, PENDING, REJECTED'],
+      [{ status: 'BOGUS' }, 'status', 'must be one of QUEUED, SENT, DELIVERED, FAILED, PENDING, REJECTED, SCHEDULED, CANCELLED'],
       [{ status: 'delivered' }, 'status', 'must be one of'],
       [{ channel: 'FAX' }, 'channel', 'must be one of SMS, WHATSAPP, EMAIL, PUSH, VOICE, IN_APP'],
       [{ status: ['SENT', 'FAILED'] }, 'status', 'must be one of'],
