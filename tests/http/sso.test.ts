@@ -24,7 +24,7 @@ describe('HTTP: single sign-on with OpenID Connect and verified domains', functi
   before(async () => {
     dns = await startTinyDnsServer();
     idp = await startLocalOidcProvider(['http://localhost:3000/sso/callback']);
-    app = await startTestApp({ config: { dnsServers: [dns.address] } });
+    app = await startTestApp({ config: { dnsServers: [dns.address], ssoTimeoutMs: 1_500 } });
     owner = await registerTenant(app.api, 'sso-owner');
   });
   after(async () => { await app?.close(); await idp?.close(); await dns?.close(); });
@@ -213,6 +213,20 @@ describe('HTTP: single sign-on with OpenID Connect and verified domains', functi
     const unreachable = await start({ organization: downSlug });
     expect([unreachable.status, unreachable.body.error.code]).to.deep.equal([502, 'SSO_PROVIDER_UNAVAILABLE']);
     expect(unreachable.body.error.details.reason).to.match(/network error/);
+
+    // An issuer that accepts the connection and never answers: bounded by SSO_TIMEOUT_MS.
+    const silent = net.createServer(() => { /* never answers */ });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      expect((await configure(down, { issuerUrl: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, clientId: 'c', slug: downSlug })).status).to.equal(200);
+      const began = Date.now();
+      const hung = await start({ organization: downSlug });
+      expect([hung.status, hung.body.error.code]).to.deep.equal([502, 'SSO_PROVIDER_UNAVAILABLE']);
+      expect(hung.body.error.details.reason).to.match(/no answer within 1500 ms|timed out/);
+      expect(Date.now() - began).to.be.below(4_000);
+    } finally {
+      silent.close();
+    }
 
     // A connection whose issuer became a private address (stored before, or DNS changed): the egress policy refuses the call.
     const storage = app.container.get(INFRA.storage);
