@@ -54,6 +54,7 @@ describe('E2E: single sign-on with a local OpenID provider', function () {
       const colleague = `efua@${domain}`;
       idp.accounts.set(colleague, { email: colleague, givenName: 'Efua', familyName: 'Mensah' });
       await page.goto('/sign-in');
+      await screenshot(page, 'sso-sign-in');
       await page.getByRole('link', { name: 'Sign in with SSO' }).click();
       await page.getByLabel('Work email or organization').fill(colleague);
       await page.getByRole('button', { name: 'Continue with SSO' }).click();
