@@ -70,3 +70,16 @@ export function ssoDomainView(d: SsoDomain) {
     txtRecord: { name: verificationRecordName(d.domain), value: verificationRecordValue(d.token) }, createdAt: d.createdAt.toISOString(),
   };
 }
+
+/** The connection as owners see it: never the client secret, only that one is set. */
+export function ssoConnectionView(c: SsoConnection) {
+  return {
+    issuerUrl: c.issuerUrl, clientId: c.clientId, clientSecretSet: true, slug: c.slug, scopes: c.scopes,
+    defaultRole: c.defaultRole, ssoOnly: c.ssoOnly, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+/** Where identity providers send the browser back: the dashboard's callback page. */
+export function ssoRedirectUri(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/sso/callback`;
+}

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
-import { emailDomain } from '../../domain/sso.ts';
+import { emailDomain, ssoRedirectUri } from '../../domain/sso.ts';
 import type { MemberRole } from '../../domain/roles.ts';
 import { toUserProfile, type User } from '../../domain/user.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -13,7 +13,6 @@ import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { listUserOrganizations } from '../auth/list-user-organizations.ts';
 import { rememberLoginClient } from '../auth/login-clients.ts';
-import { ssoRedirectUri } from './get-sso-settings.ts';
 import { clientSettings, NO_PASSWORD, openLoginState } from './sso-support.ts';
 
 const param = v.optional(v.pipe(v.string('must be a string'), v.maxLength(4096, 'is too long')));

@@ -1,12 +1,11 @@
 import * as v from 'valibot';
 import { AppError, fieldError } from '../../errors.ts';
 import { fields, parseInput } from '../../validation.ts';
-import { JIT_ROLES, type SsoConnection } from '../../domain/sso.ts';
+import { JIT_ROLES, ssoConnectionView, type SsoConnection } from '../../domain/sso.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { CredentialCipher } from '../../ports/credential-cipher.ts';
 import type { EgressPolicy } from '../../ports/egress-policy.ts';
 import type { Storage } from '../../ports/storage.ts';
-import { ssoConnectionView } from './get-sso-settings.ts';
 
 const scope = v.pipe(v.string('must be a string'), v.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/, 'must be scope names without spaces'));
 

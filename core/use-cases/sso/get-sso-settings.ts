@@ -1,13 +1,5 @@
-import { ssoDomainView, MAX_SSO_DOMAINS, type SsoConnection } from '../../domain/sso.ts';
+import { MAX_SSO_DOMAINS, ssoConnectionView, ssoDomainView, ssoRedirectUri } from '../../domain/sso.ts';
 import type { Storage } from '../../ports/storage.ts';
-
-/** The connection as owners see it: never the client secret, only that one is set. */
-export function ssoConnectionView(c: SsoConnection) {
-  return {
-    issuerUrl: c.issuerUrl, clientId: c.clientId, clientSecretSet: true, slug: c.slug, scopes: c.scopes,
-    defaultRole: c.defaultRole, ssoOnly: c.ssoOnly, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
-  };
-}
 
 /**
  * GET /organizations/sso: the organization's connection (null before one is saved), its claimed domains
@@ -26,9 +18,4 @@ export class GetSsoSettings {
       domains: domains.map(ssoDomainView),
     };
   }
-}
-
-/** Where identity providers send the browser back: the dashboard's callback page. */
-export function ssoRedirectUri(publicUrl: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/sso/callback`;
 }

@@ -1,14 +1,13 @@
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { fields, parseInput } from '../../validation.ts';
-import { emailDomain, type SsoConnection } from '../../domain/sso.ts';
+import { emailDomain, ssoRedirectUri, type SsoConnection } from '../../domain/sso.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { CredentialCipher } from '../../ports/credential-cipher.ts';
 import type { OpenIdProvider } from '../../ports/openid-provider.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
-import { ssoRedirectUri } from './get-sso-settings.ts';
 import { clientSettings, sealLoginState, SSO_STATE_TTL_SECONDS } from './sso-support.ts';
 
 export const StartSsoLoginInput = v.object({
