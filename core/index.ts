@@ -334,3 +334,16 @@ export * from './use-cases/conversations/delete-keyword.ts';
 export * from './use-cases/conversations/list-inbound-numbers.ts';
 export * from './use-cases/conversations/assign-inbound-number.ts';
 export * from './use-cases/conversations/remove-inbound-number.ts';
+// Single sign-on (issue 34; docs/security.md, "Single sign-on").
+export * from './domain/sso.ts';
+export * from './ports/sso-repository.ts';
+export * from './ports/txt-resolver.ts';
+export * from './ports/openid-provider.ts';
+export * from './use-cases/sso/sso-support.ts';
+export * from './use-cases/sso/configure-sso.ts';
+export * from './use-cases/sso/get-sso-settings.ts';
+export * from './use-cases/sso/add-sso-domain.ts';
+export * from './use-cases/sso/verify-sso-domain.ts';
+export * from './use-cases/sso/remove-sso-domain.ts';
+export * from './use-cases/sso/start-sso-login.ts';
+export * from './use-cases/sso/complete-sso-login.ts';

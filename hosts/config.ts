@@ -56,6 +56,10 @@ export interface Config {
    * own vendor accounts) may reach; development and tests only, refused in production (docs/security.md).
    */
   egressAllowPrivateHosts: string[];
+  /** DNS_SERVERS: resolvers (`ip` or `ip:port`) for SSO domain verification's TXT lookups; unset: the system's (docs/security.md). */
+  dnsServers?: string[] | undefined;
+  /** SSO_TIMEOUT_MS: bound on each call to an organization's identity provider (discovery, token, UserInfo); default 10 s. */
+  ssoTimeoutMs?: number | undefined;
   /** Billing (docs/billing.md): the payment gateway, top-up limits in pesewas, the low-balance alert threshold in pesewas (0: off). */
   paymentGateway: 'sandbox' | 'paystack' | 'none';
   paystackSecretKey: string | undefined;
@@ -122,6 +126,8 @@ const EnvSchema = v.object({
   DATABASE_POOL_SIZE: v.optional(intIn(1, 200), '10'),
   DATABASE_PREPARED_STATEMENTS: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'true'),
   EGRESS_ALLOW_PRIVATE_HOSTS: v.optional(v.pipe(v.string(), v.regex(/^\s*$|^\s*(\*|[A-Za-z0-9.:\[\]_-]+)(\s*,\s*[A-Za-z0-9.:\[\]_-]+)*\s*$/, 'must be * or comma-separated host names or IP addresses')), ''),
+  DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^\s*$|^\s*[0-9A-Fa-f.:\[\]]+(\s*,\s*[0-9A-Fa-f.:\[\]]+)*\s*$/, 'must be comma-separated IP addresses (with an optional :port)')), ''),
+  SSO_TIMEOUT_MS: v.optional(intIn(500, 60_000), '10000'),
   /** Deprecated: `true` is EGRESS_ALLOW_PRIVATE_HOSTS=*. */
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'paystack', 'none'], 'must be sandbox, paystack or none')),
@@ -198,6 +204,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     providersFile: e.PROVIDERS_FILE, providerTimeoutMs: e.PROVIDER_TIMEOUT_MS, databaseListenUrl: e.DATABASE_LISTEN_URL, providerCircuitCooldownMs: e.PROVIDER_CIRCUIT_COOLDOWN_MS, databasePoolSize: e.DATABASE_POOL_SIZE, databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
     egressAllowPrivateHosts: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' ? ['*'] : e.EGRESS_ALLOW_PRIVATE_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
     importMaxBytes: e.IMPORT_MAX_BYTES,
+    dnsServers: e.DNS_SERVERS.split(',').map((h) => h.trim()).filter(Boolean), ssoTimeoutMs: e.SSO_TIMEOUT_MS,
     ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',
     inboxStreamsPerSubscriber: e.INBOX_STREAMS_PER_SUBSCRIBER, inboxStreamsMax: e.INBOX_STREAMS_MAX,
     vendorBaseUrls: e.VENDOR_BASE_URLS ? JSON.parse(e.VENDOR_BASE_URLS) as Record<string, string> : {},

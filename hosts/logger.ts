@@ -7,6 +7,8 @@ export const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-gateway-signature"]',
   'headers.authorization', 'headers["x-api-key"]',
   'paystackSecretKey', '*.paystackSecretKey', 'req.headers["x-paystack-signature"]',
+  // Single sign-on: an organization's OpenID client secret, the sealed sign-in cookie (docs/security.md).
+  'clientSecret', '*.clientSecret', 'client_secret', '*.client_secret', 'res.headers["set-cookie"]',
   // The archive's S3 key: config.archive.s3.credentials.secretAccessKey, however deep a log puts the config.
   'secretAccessKey', '*.secretAccessKey', '*.*.secretAccessKey', '*.*.*.secretAccessKey', '*.*.*.*.secretAccessKey',
 ];

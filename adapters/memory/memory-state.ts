@@ -5,6 +5,7 @@ import type { OptOutLink } from '../../core/ports/opt-out-links.ts';
 import type { ApiKey } from '../../core/domain/api-key.ts';
 import type { Membership, Organization } from '../../core/domain/organization.ts';
 import type { User } from '../../core/domain/user.ts';
+import type { SsoConnection, SsoDomain } from '../../core/domain/sso.ts';
 import type { LedgerEntry, Wallet } from '../../core/domain/wallet.ts';
 import type { ApprovalRequest } from '../../core/domain/approval.ts';
 import type { Message } from '../../core/domain/message.ts';
@@ -98,6 +99,8 @@ export class MemoryState {
   inboundMessages: InboundMessage[] = [];
   inboundNumbers = new Map<string, InboundNumber>();
   inboundKeywords: TenantKeyword[] = [];
+  ssoConnections = new Map<string, SsoConnection>();
+  ssoDomains = new Map<string, SsoDomain>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

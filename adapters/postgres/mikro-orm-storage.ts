@@ -18,6 +18,7 @@ import { MikroOrmTemplateRepository } from './mikro-orm-template-repository.ts';
 import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
 import { SqlKnownLoginClientRepository } from './sql-known-login-client-repository.ts';
+import { SqlSsoRepository } from './sql-sso-repository.ts';
 import { SqlSenderIdRepository } from './sql-sender-id-repository.ts';
 import { SqlOptOutLinkRepository } from './sql-opt-out-link-repository.ts';
 import { SqlSendWindowRepository } from './sql-send-window-repository.ts';
@@ -90,6 +91,7 @@ export class MikroOrmStorage implements Storage {
   get sendWindows() { return new SqlSendWindowRepository(this.#database.em()); }
   get conversations() { return new SqlConversationRepository(this.#database.em()); }
   get inboundNumbers() { return new SqlInboundNumberRepository(this.#database.em()); }
+  get sso() { return new SqlSsoRepository(this.#database.em()); }
   get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -135,6 +137,7 @@ export class MikroOrmStorage implements Storage {
       sendWindows: new SqlSendWindowRepository(em),
       conversations: new SqlConversationRepository(em),
       inboundNumbers: new SqlInboundNumberRepository(em),
+      sso: new SqlSsoRepository(em),
       campaigns: new SqlCampaignRepository(em),
     };
   }

@@ -35,6 +35,7 @@ import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
 import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import { bindInboxModule } from './modules/inbox-module.ts';
+import { bindSsoModule } from './modules/sso-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -69,6 +70,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindSegmentsModule,
   bindCampaignsModule,
   bindInboxModule,
+  bindSsoModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -53,4 +53,12 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   VERIFY_MAX_SENDS: 'fail',
   WHATSAPP_WINDOW_CLOSED: 'fail',
   WHATSAPP_TEMPLATE_NOT_APPROVED: 'fail',
+  SSO_REQUIRED: 'fail',
+  SSO_NOT_CONFIGURED: 'fail',
+  SSO_STATE_MISMATCH: 'fail',
+  SSO_DOMAIN_MISMATCH: 'fail',
+  SSO_LOGIN_FAILED: 'fail',
+  SSO_PROVIDER_UNAVAILABLE: 'retry',
+  DOMAIN_TAKEN: 'fail',
+  DOMAIN_NOT_VERIFIED: 'fail',
 };

@@ -13,4 +13,12 @@ describe('structured logs', () => {
     for (const secret of ['hunter2', 'pw2', 'reset-token', 'nk_live_secret', 'jwt-value', 'nk_test_value']) expect(out).to.not.include(secret);
     expect(JSON.parse(out).msg).to.equal('event');
   });
+
+  it('redact an SSO client secret and the sealed sign-in cookie', () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    createLogger('info', sink).info({ body: { clientSecret: 'idp-secret-1' }, client_secret: 'idp-secret-2', res: { headers: { 'set-cookie': 'nkra_sso=sealed-state' } } }, 'sso');
+    const out = lines.join('');
+    for (const secret of ['idp-secret-1', 'idp-secret-2', 'sealed-state']) expect(out).to.not.include(secret);
+  });
 });

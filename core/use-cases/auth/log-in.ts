@@ -9,6 +9,7 @@ import type { Secrets } from '../../ports/secrets.ts';
 import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { listUserOrganizations } from './list-user-organizations.ts';
+import { assertPasswordAllowed } from '../sso/sso-support.ts';
 import { addressDigest, deviceDigest, LOGIN_WINDOW_SECONDS, loginThrottleKeys, rememberLoginClient } from './login-clients.ts';
 
 export const LogInInput = v.object({
@@ -41,7 +42,8 @@ const DEVICE_TOKEN = /^[A-Za-z0-9_-]{32,256}$/;
 
 /**
  * Exchanges email and password for a session token, a device token and the user's organizations. Errors:
- * INVALID_CREDENTIALS (same message for unknown email and wrong password), RATE_LIMITED (retryAfterSeconds).
+ * INVALID_CREDENTIALS (same message for unknown email and wrong password), RATE_LIMITED (retryAfterSeconds),
+ * SSO_REQUIRED (the email's domain is verified by an organization with "SSO only"; never for platform administrators).
  *
  * Brute force is throttled without letting anyone lock the real owner out (OWASP authentication
  * guidance; docs/permissions.md, "Login throttling"): only failed attempts count; the tight limit is per
@@ -86,6 +88,8 @@ export class LogIn {
       await Promise.all(counters.map((c) => rateLimiter.hit(c.key, c.limit, LOGIN_WINDOW_SECONDS)));
       throw new AppError('INVALID_CREDENTIALS', 'Email or password is incorrect');
     }
+    // Only after the password is right, so the refusal tells nothing to someone without it (docs/security.md, "Single sign-on").
+    await assertPasswordAllowed(storage, user);
 
     const deviceToken = await rememberLoginClient({ storage, secrets, clock }, user.id, clientIp, presented);
     const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);

@@ -10,6 +10,7 @@ import type { PasswordHasher } from '../../ports/password-hasher.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import { rememberLoginClient } from './login-clients.ts';
+import { assertPasswordAllowed } from '../sso/sso-support.ts';
 import { TRIAL_CREDIT_REFERENCE, type TrialCreditPolicy } from '../../domain/wallet.ts';
 import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -57,6 +58,8 @@ export class RegisterUser {
     const { storage, passwords, sessions, ids, clock } = this.#deps;
 
     if (await storage.users.findByEmail(input.email)) throw emailExists();
+    // A password account in an "SSO only" domain could never sign in, and would wait for the real owner's SSO membership.
+    await assertPasswordAllowed(storage, { email: input.email, platformRole: null });
     const now = clock.now();
     const user: User = {
       id: ids.next(), email: input.email, passwordHash: await passwords.hash(input.password),

@@ -10,7 +10,7 @@ export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../web/dis
  * The dashboard's client-side pages: only these paths answer index.html (for a browser asking for
  * HTML), so every API path, including unknown ones, keeps its JSON answers and 404 envelope.
  */
-const SPA_PATHS = ['/', '/sign-in', '/sign-up', '/forgot-password', '/reset-password'];
+const SPA_PATHS = ['/', '/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/sso', '/sso/callback'];
 const isSpaPath = (p: string): boolean => SPA_PATHS.includes(p) || p === '/app' || p.startsWith('/app/');
 
 const TYPES: Record<string, string> = {

@@ -21,6 +21,8 @@ import { InboxPage } from './pages/inbox.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
+import { SsoCallbackPage, SsoSignInPage } from './pages/sso-sign-in.tsx';
+import { SsoSettingsPage } from './pages/sso-settings.tsx';
 import { AdminApprovalsPage, AdminRevenuePage, AdminTenantsPage } from './pages/admin.tsx';
 import { AdminProvidersPage } from './pages/admin-providers.tsx';
 import { AdminProviderMetricsPage } from './pages/admin-provider-metrics.tsx';
@@ -42,7 +44,7 @@ const TENANT_NAV: NavItem[] = [
   { to: '/app/segments', label: 'Segments' }, { to: '/app/campaigns', label: 'Campaigns' }, { to: '/app/api-keys', label: 'API keys' },
   { to: '/app/verify', label: 'Verify' }, { to: '/app/inbox', label: 'In-app inbox' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
   { to: '/app/consent', label: 'Consent' },
-  { to: '/app/team', label: 'Team' }, { to: '/app/onboarding', label: 'Organization' },
+  { to: '/app/team', label: 'Team' }, { to: '/app/sso', label: 'Single sign-on' }, { to: '/app/onboarding', label: 'Organization' },
 ];
 const ADMIN_NAV: NavItem[] = [
   { to: '/app/admin/tenants', label: 'Tenants', admin: true }, { to: '/app/admin/revenue', label: 'Revenue', admin: true },
@@ -59,14 +61,14 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/conversations', () => <ConversationsPage />], ['/app/conversations/:id', (p) => <ConversationPage id={p['id']!} />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />], ['/app/inbox', () => <InboxPage />],
   ['/app/webhooks', () => <WebhooksPage />], ['/app/billing', () => <BillingPage />], ['/app/billing/return', () => <PaymentReturnPage />],
-  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />],
+  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />], ['/app/sso', () => <SsoSettingsPage />],
   ['/app/consent', () => <ConsentPage />], ['/app/contacts/:id', (p) => <ContactDetailPage id={p['id']!} />], ['/app/admin/send-windows', () => <AdminSendWindowsPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
   ['/app/admin/provider-metrics', () => <AdminProviderMetricsPage />], ['/app/admin/providers/:id', (p) => <AdminProviderHealthPage id={p['id']!} />],
 ];
 const PUBLIC: Record<string, () => ReactNode> = {
-  '/sign-in': () => <SignInPage />, '/sign-up': () => <SignUpPage />,
+  '/sign-in': () => <SignInPage />, '/sign-up': () => <SignUpPage />, '/sso': () => <SsoSignInPage />, '/sso/callback': () => <SsoCallbackPage />,
   '/forgot-password': () => <ForgotPasswordPage />, '/reset-password': () => <ResetPasswordPage />,
 };
 

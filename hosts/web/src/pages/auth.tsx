@@ -3,6 +3,7 @@ import { api, type ApiError } from '../api.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { ErrorBanner, Field, Notice, useForm } from '../ui.tsx';
+import { SsoSignIn } from './sso-sign-in.tsx';
 
 interface AuthResult { token: string; deviceToken?: string; organizations?: Array<{ id: string }> }
 
@@ -66,6 +67,7 @@ export function SignInPage(): ReactNode {
         <Field label="Password" name="password" error={form.error}>{(p) => <input {...p} type="password" autoComplete="current-password" required value={form.values.password} onChange={(e) => form.set('password', e.target.value)} />}</Field>
         <button type="submit" disabled={form.submitting}>{form.submitting ? 'Signing in…' : 'Sign in'}</button>
       </form>
+      <SsoSignIn />
       <p><Link to="/forgot-password">Forgot your password?</Link></p>
       <p>New to Nkra? <Link to="/sign-up">Create an account</Link></p>
     </AuthCard>
