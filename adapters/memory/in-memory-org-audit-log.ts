@@ -21,6 +21,10 @@ export class InMemoryOrgAuditLog implements OrgAuditLogRepository {
   }
 
   async list(organizationId: string, q: OrgAuditQuery, limit: number): Promise<OrgAuditEntry[]> {
+    return this.#matching(organizationId, q).slice(0, Math.min(limit, 500)).map(copy);
+  }
+
+  #matching(organizationId: string, q: OrgAuditQuery): OrgAuditEntry[] {
     const actorId = (e: OrgAuditEntry) => (e.actor.type === 'api_key' ? e.actor.apiKeyId : e.actor.userId);
     return this.#state.orgAuditLog
       .filter((e) => e.organizationId === organizationId
@@ -28,7 +32,11 @@ export class InMemoryOrgAuditLog implements OrgAuditLogRepository {
         && (q.targetType === undefined || e.targetType === q.targetType) && (q.targetId === undefined || e.targetId === q.targetId)
         && (q.from === undefined || e.occurredAt >= q.from) && (q.to === undefined || e.occurredAt < q.to)
         && (q.beforeSeq === undefined || e.seq < q.beforeSeq))
-      .sort((a, b) => b.seq - a.seq).slice(0, Math.min(limit, 500)).map(copy);
+      .sort((a, b) => b.seq - a.seq);
+  }
+
+  async countUpTo(organizationId: string, q: OrgAuditQuery, upTo: number): Promise<number> {
+    return Math.min(upTo, this.#matching(organizationId, q).length);
   }
 
   async verify(organizationId: string, maxEntries: number): Promise<OrgAuditVerification> {

@@ -24,6 +24,17 @@ function toEntry(r: Row): OrgAuditEntry {
 const actorIdOf = (a: OrgAuditActor) => (a.type === 'api_key' ? a.apiKeyId : a.userId);
 const VERIFY_BATCH = 1_000;
 
+/** The filters ($1 to $8) of list and countUpTo. */
+const MATCHING = `organization_id = $1
+  and ($2::text is null or actor_id = $2) and ($3::text is null or action = $3)
+  and ($4::text is null or target_type = $4) and ($5::text is null or target_id = $5)
+  and ($6::timestamptz is null or occurred_at >= $6) and ($7::timestamptz is null or occurred_at < $7)
+  and ($8::bigint is null or seq < $8)`;
+
+function matchingParams(organizationId: string, q: OrgAuditQuery): unknown[] {
+  return [organizationId, q.actorId ?? null, q.action ?? null, q.targetType ?? null, q.targetId ?? null, q.from ?? null, q.to ?? null, q.beforeSeq ?? null];
+}
+
 /**
  * The organization's audit log on PostgreSQL/PGlite (migration 0058). An append locks the
  * organization's chain head row, so appends of one organization queue behind each other and each
@@ -53,15 +64,15 @@ export class SqlOrgAuditLog implements OrgAuditLogRepository {
   }
 
   async list(organizationId: string, q: OrgAuditQuery, limit: number): Promise<OrgAuditEntry[]> {
-    const rows = await sqlRows<Row>(this.#em, `select * from org_audit_log where organization_id = $1
-        and ($2::text is null or actor_id = $2) and ($3::text is null or action = $3)
-        and ($4::text is null or target_type = $4) and ($5::text is null or target_id = $5)
-        and ($6::timestamptz is null or occurred_at >= $6) and ($7::timestamptz is null or occurred_at < $7)
-        and ($8::bigint is null or seq < $8)
-      order by seq desc limit $9`,
-    [organizationId, q.actorId ?? null, q.action ?? null, q.targetType ?? null, q.targetId ?? null, q.from ?? null, q.to ?? null,
-      q.beforeSeq ?? null, Math.min(limit, 500)]);
+    const rows = await sqlRows<Row>(this.#em, `select * from org_audit_log where ${MATCHING} order by seq desc limit $9`,
+    [...matchingParams(organizationId, q), Math.min(limit, 500)]);
     return rows.map(toEntry);
+  }
+
+  async countUpTo(organizationId: string, q: OrgAuditQuery, upTo: number): Promise<number> {
+    const [row] = await sqlRows<{ n: string | number }>(this.#em, `select count(*) as n from (select 1 from org_audit_log where ${MATCHING} limit $9) m`,
+      [...matchingParams(organizationId, q), upTo]);
+    return Number(row?.n ?? 0);
   }
 
   async verify(organizationId: string, maxEntries: number): Promise<OrgAuditVerification> {

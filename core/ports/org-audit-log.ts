@@ -43,6 +43,8 @@ export interface OrgAuditLogRepository {
   append(record: OrgAuditRecord): Promise<OrgAuditEntry>;
   /** Newest first (seq descending), at most `limit` (capped at 500). */
   list(organizationId: string, query: OrgAuditQuery, limit: number): Promise<OrgAuditEntry[]>;
+  /** How many entries match, counting no further than `upTo` (the export's truncation check). */
+  countUpTo(organizationId: string, query: OrgAuditQuery, upTo: number): Promise<number>;
   /** Walks the chain oldest first in batches and reports the first broken link (at most `maxEntries` checked). */
   verify(organizationId: string, maxEntries: number): Promise<OrgAuditVerification>;
   /**
