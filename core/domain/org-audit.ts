@@ -97,6 +97,9 @@ export function redactSecrets(value: unknown, extraSecretFields: readonly string
   return out;
 }
 
+/** Bookkeeping fields of every view: the target's id is the entry's target, and its timestamps are the entry's time. */
+const BOOKKEEPING = new Set(['id', 'organizationId', 'createdAt', 'updatedAt']);
+
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -110,6 +113,7 @@ export function fieldChanges(before: unknown, after: unknown, extraSecretFields:
   const a = after && typeof after === 'object' && !Array.isArray(after) ? after as Record<string, unknown> : {};
   const changes: Record<string, FieldChange> = {};
   for (const name of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (BOOKKEEPING.has(name)) continue;
     const was = b[name] ?? null;
     const now = a[name] ?? null;
     if (same(was, now)) continue;

@@ -7,6 +7,7 @@ import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from '.
 import { OnboardingPage } from './pages/onboarding.tsx';
 import { SendPage } from './pages/send.tsx';
 import { LogDetailPage, LogsPage } from './pages/logs.tsx';
+import { AuditLogPage } from './pages/audit-log.tsx';
 import { ScheduledPage } from './pages/scheduled.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
 import { EventsPage } from './pages/events.tsx';
@@ -42,7 +43,7 @@ const TENANT_NAV: NavItem[] = [
   { to: '/app/segments', label: 'Segments' }, { to: '/app/campaigns', label: 'Campaigns' }, { to: '/app/api-keys', label: 'API keys' },
   { to: '/app/verify', label: 'Verify' }, { to: '/app/inbox', label: 'In-app inbox' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
   { to: '/app/consent', label: 'Consent' },
-  { to: '/app/team', label: 'Team' }, { to: '/app/onboarding', label: 'Organization' },
+  { to: '/app/team', label: 'Team' }, { to: '/app/audit-log', label: 'Audit log' }, { to: '/app/onboarding', label: 'Organization' },
 ];
 const ADMIN_NAV: NavItem[] = [
   { to: '/app/admin/tenants', label: 'Tenants', admin: true }, { to: '/app/admin/revenue', label: 'Revenue', admin: true },
@@ -59,7 +60,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/conversations', () => <ConversationsPage />], ['/app/conversations/:id', (p) => <ConversationPage id={p['id']!} />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />], ['/app/inbox', () => <InboxPage />],
   ['/app/webhooks', () => <WebhooksPage />], ['/app/billing', () => <BillingPage />], ['/app/billing/return', () => <PaymentReturnPage />],
-  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />],
+  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />], ['/app/audit-log', () => <AuditLogPage />],
   ['/app/consent', () => <ConsentPage />], ['/app/contacts/:id', (p) => <ContactDetailPage id={p['id']!} />], ['/app/admin/send-windows', () => <AdminSendWindowsPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
