@@ -5,7 +5,9 @@ import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
 import { availableDatabaseKinds } from '../support/test-database.ts';
 import { anAuditRecord, describeOrgAuditLogContract } from './org-audit-log.contract.ts';
 import { storageImplementations } from './storage-implementations.ts';
-import { uniqueId } from './contract-fixtures.ts';
+import { at, seedOrganization, uniqueId } from './contract-fixtures.ts';
+import { purgeOrgAuditLogs } from '../../adapters/postgres/org-audit-retention.ts';
+import type { Database } from '../../adapters/postgres/database.ts';
 
 for (const implementation of await storageImplementations()) describeOrgAuditLogContract(implementation.name, implementation.make);
 
@@ -14,8 +16,10 @@ for (const kind of await availableDatabaseKinds()) {
   describe(`org_audit_log in the database: ${kind}`, () => {
     let storage: MikroOrmStorage;
     let execute: (sql: string, params?: unknown[]) => Promise<unknown>;
+    let database: Database;
     before(async () => {
       const infra = await sharedInfrastructure(kind);
+      database = infra.database;
       storage = new MikroOrmStorage(infra.database, new UuidV7IdGenerator(), infra.boss);
       execute = (sql, params = []) => infra.database.em().execute(sql, params);
     });
@@ -55,6 +59,22 @@ for (const kind of await availableDatabaseKinds()) {
       await tamper('delete from org_audit_log where id = ?', [entries[4]!.id]);
       await tamper('delete from org_audit_log where organization_id = ? and seq < 3', [org]);
       expect((await storage.orgAuditLog.verify(org, 1000)).brokenAt).to.deep.include({ seq: 1, reason: 'missing_entry' });
+    });
+
+    it('retention: removes entries older than the organization\'s audit_log_days, or the platform\'s days, and nothing when both keep forever', async () => {
+      const [short, platform] = [await seedOrganization(storage), await seedOrganization(storage)];
+      for (const org of [short.id, platform.id]) {
+        for (const days of [40, 20, 5]) await storage.orgAuditLog.append(anAuditRecord(org, -days * 86_400));
+      }
+      await execute('insert into retention_overrides (organization_id, audit_log_days) values (?, 10)', [short.id]);
+      const now = at(0);
+      await purgeOrgAuditLogs(database, now, 0);
+      expect((await storage.orgAuditLog.list(short.id, {}, 10)).map((e) => e.seq)).to.deep.equal([3]);
+      expect((await storage.orgAuditLog.list(platform.id, {}, 10))).to.have.length(3);
+      await purgeOrgAuditLogs(database, now, 30);
+      expect((await storage.orgAuditLog.list(platform.id, {}, 10)).map((e) => e.seq)).to.deep.equal([3, 2]);
+      expect((await storage.orgAuditLog.list(short.id, {}, 10)).map((e) => e.seq)).to.deep.equal([3]);
+      for (const org of [short.id, platform.id]) expect(await storage.orgAuditLog.verify(org, 100)).to.include({ valid: true });
     });
 
     it('recomputing a row\'s hash to match its forged content still breaks the next link', async () => {

@@ -199,6 +199,18 @@ describe('HTTP: the organization\'s audit log (/audit-log)', function () {
     expect((await latest(owner.auth, 'export.created')).target).to.deep.equal({ type: 'delivery_logs', id: null });
   });
 
+  it('keeps one unbroken chain when members make changes at the same time', async () => {
+    const admin = await member('TENANT_ADMIN');
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      app.api.post('/templates', { name: `Burst ${i}`, channel: 'SMS', body: 'Hi' }, i % 2 ? admin : owner.auth)));
+    expect(made.map((r) => r.status)).to.deep.equal(made.map(() => 201));
+    const listed = await entries(owner.auth, '?limit=200');
+    const seqs = listed.map((e) => e.seq);
+    expect(new Set(seqs).size).to.equal(seqs.length);
+    expect(seqs).to.deep.equal(Array.from({ length: seqs.length }, (_, i) => seqs[0]! - i));
+    expect((await app.api.get('/audit-log/verify', owner.auth)).body.data).to.include({ valid: true });
+  });
+
   it('verifies the chain, and reports the first broken link once a row is altered in the database', async () => {
     const ok = await app.api.get('/audit-log/verify', owner.auth);
     expect(ok.status).to.equal(200);
