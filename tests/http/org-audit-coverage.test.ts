@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import type Router from '@koa/router';
 import { buildApp } from '../../hosts/api/container.ts';
@@ -42,5 +44,13 @@ describe('HTTP: every write route is audited or exempt with a reason', () => {
     for (const audit of Object.values(AUDITED_ROUTES)) {
       if (audit.before) expect(keys.has(audit.before.route), audit.before.route).to.equal(true);
     }
+  });
+
+  it('documents every action in docs/audit-log.md and offers it in the dashboard\'s filter', async () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const doc = await readFile(path.join(root, 'docs/audit-log.md'), 'utf8');
+    const page = await readFile(path.join(root, 'hosts/web/src/pages/audit-log.tsx'), 'utf8');
+    expect(ORG_AUDIT_ACTIONS.filter((a) => !doc.includes(`\`${a}\``)), 'missing from docs/audit-log.md').to.deep.equal([]);
+    expect(ORG_AUDIT_ACTIONS.filter((a) => !page.includes(`'${a}'`)), 'missing from the dashboard list').to.deep.equal([]);
   });
 });
