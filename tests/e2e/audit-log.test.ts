@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
-import { registerTenant } from '../support/tenants.ts';
+import { randomUUID } from 'node:crypto';
+import { INFRA } from '../../hosts/tokens.ts';
+import { registerTenant, registerUser } from '../support/tenants.ts';
 import { newPage, openFromMenu, screenshot, signIn } from './support/browser.ts';
 import { useBrowserSuite } from './support/browser-suite.ts';
 
@@ -44,6 +46,18 @@ describe('E2E: the Audit log page', function () {
       expect(errors).to.deep.equal([]);
     } finally {
       await context.close();
+    }
+
+    // A viewer of the same organization is not offered the page (the API answers 403 to viewers).
+    const viewer = await registerUser(api, 'audit-viewer');
+    await suite.server.container.get(INFRA.storage).memberships.insert({ id: randomUUID(), organizationId: tenant.organizationId, userId: viewer.userId, role: 'VIEWER', createdAt: new Date() });
+    const second = await newPage(suite.browser, suite.server.url);
+    try {
+      await signIn(second.page, viewer.email, viewer.password);
+      await second.page.getByRole('link', { name: 'Templates' }).waitFor();
+      expect(await second.page.getByRole('link', { name: 'Audit log' }).count()).to.equal(0);
+    } finally {
+      await second.context.close();
     }
   });
 });
