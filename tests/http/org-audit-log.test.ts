@@ -108,6 +108,19 @@ describe('HTTP: the organization\'s audit log (/audit-log)', function () {
     expect(entry.changes['channel']).to.deep.equal({ before: null, after: 'SMS' });
   });
 
+  it('records a member invited with the role granted, and an organization update with before and after', async () => {
+    const invitee = await registerUser(app.api, 'invitee');
+    const invited = await app.api.post('/organizations/invite', { email: invitee.email, role: 'DEVELOPER' }, owner.auth);
+    expect(invited.status, invited.text).to.equal(201);
+    const entry = await latest(owner.auth, 'member.invited');
+    expect(entry.target).to.deep.equal({ type: 'member', id: invitee.userId });
+    expect(entry.changes['role']).to.deep.equal({ before: null, after: 'DEVELOPER' });
+    expect((await app.api.patch('/organizations/current', { industry: 'Logistics' }, owner.auth)).status).to.equal(200);
+    const updated = await latest(owner.auth, 'organization.updated');
+    expect(updated.changes['industry']?.after).to.equal('Logistics');
+    expect(Object.keys(updated.changes)).to.not.include('name');
+  });
+
   it('records an API key\'s change (consent) with the key as the actor', async () => {
     const key = await app.api.post('/api-keys', { name: 'CRM sync', scopes: ['contacts:write', 'contacts:read'] }, owner.auth);
     expect(key.status, key.text).to.equal(201);

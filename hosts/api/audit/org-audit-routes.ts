@@ -14,7 +14,7 @@ const listPick = (route: string) => ({ route, pickById: true });
  */
 export const AUDITED_ROUTES: Readonly<Record<string, RouteAudit>> = {
   'PATCH /organizations/current': { action: 'organization.updated', targetType: 'organization', targetId: null, before: { route: 'GET /organizations/current' } },
-  'POST /organizations/invite': { action: 'member.invited', targetType: 'member', targetId: { result: 'userId' } },
+  'POST /organizations/invite': { action: 'member.invited', targetType: 'member' },
   'POST /api-keys': { action: 'api_key.created', targetType: 'api_key' },
   'PATCH /api-keys/:id': { action: 'api_key.updated', targetType: 'api_key', before: listPick('GET /api-keys') },
   'DELETE /api-keys/:id': { action: 'api_key.revoked', targetType: 'api_key', before: listPick('GET /api-keys') },
