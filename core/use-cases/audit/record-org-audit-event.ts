@@ -10,7 +10,7 @@ export interface OrgAuditContext {
   /** Set on an impersonation session: the platform administrator behind it. */
   impersonatorId: string | null;
   apiKeyId: string | null;
-  /** The normalized client address (the address the service sees; X-Forwarded-For only behind a trusted proxy). */
+  /** The normalized client address: the connection's peer (X-Forwarded-For is never trusted). */
   clientAddress: string | null;
   requestId: string | null;
 }
