@@ -151,6 +151,7 @@ const EnvSchema = v.object({
   RETENTION_MESSAGES_MONTHS: v.optional(intIn(0, 1200), '13'),
   RETENTION_OUTBOUND_EVENTS_MONTHS: v.optional(intIn(0, 1200), '3'),
   RETENTION_WEBHOOK_DELIVERIES_DAYS: v.optional(intIn(0, 36_500), '30'),
+  RETENTION_AUDIT_LOG_DAYS: v.optional(intIn(0, 36_500), '0'),
   PARTITIONS_AHEAD_MONTHS: v.optional(intIn(1, 24), '3'),
   ...ARCHIVE_ENV,
   PARTITION_MAINTENANCE_INTERVAL_MS: v.optional(intIn(1_000, 24 * 3600 * 1000), '3600000'),
@@ -211,6 +212,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     retention: {
       messagesMonths: e.RETENTION_MESSAGES_MONTHS, outboundEventsMonths: e.RETENTION_OUTBOUND_EVENTS_MONTHS,
       webhookDeliveriesDays: e.RETENTION_WEBHOOK_DELIVERIES_DAYS, monthsAhead: e.PARTITIONS_AHEAD_MONTHS,
+      auditLogDays: e.RETENTION_AUDIT_LOG_DAYS,
     },
     archive,
     partitionMaintenanceMs: e.PARTITION_MAINTENANCE_INTERVAL_MS,

@@ -41,6 +41,7 @@ import { InMemoryContactImportRepository } from './in-memory-contact-import-repo
 import { InMemorySegmentRepository } from './in-memory-segment-repository.ts';
 import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
 import { InMemorySsoRepository } from './in-memory-sso-repository.ts';
+import { InMemoryOrgAuditLog } from './in-memory-org-audit-log.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -50,7 +51,7 @@ export class InMemoryStorage implements Storage {
   readonly state = new MemoryState();
   readonly users; readonly organizations; readonly memberships; readonly wallets; readonly apiKeys; readonly passwordResets; readonly sessionRevocations; readonly knownLoginClients;
   readonly messages; readonly messageStatus; readonly templates; readonly approvals; readonly pricing; readonly idempotency; readonly suppressions;
-  readonly outboundEvents; readonly auditLog; readonly contacts;
+  readonly outboundEvents; readonly auditLog; readonly orgAuditLog; readonly contacts;
   readonly webhookEndpoints; readonly webhookDeliveries; readonly analytics;
   readonly payments; readonly invoices; readonly billingReports;
   readonly platformReports;
@@ -80,6 +81,7 @@ export class InMemoryStorage implements Storage {
     this.suppressions = new InMemorySuppressionRepository(this.state);
     this.outboundEvents = new InMemoryOutboundEventRepository(this.state);
     this.auditLog = new InMemoryAuditLogRepository(this.state);
+    this.orgAuditLog = new InMemoryOrgAuditLog(this.state, ids);
     this.contacts = new InMemoryContactRepository(this.state);
     this.webhookEndpoints = new InMemoryWebhookEndpointRepository(this.state);
     this.webhookDeliveries = new InMemoryWebhookDeliveryRepository(this.state);

@@ -16,6 +16,7 @@ import type { Suppression } from '../../core/ports/suppression-repository.ts';
 import type { MessageAttempt, MessageStatusEvent } from '../../core/ports/message-status-repository.ts';
 import type { OutboundEvent } from '../../core/domain/outbound-event.ts';
 import type { AuditEntry } from '../../core/ports/audit-log-repository.ts';
+import type { OrgAuditEntry } from '../../core/domain/org-audit.ts';
 import type { Contact } from '../../core/domain/contact.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../../core/domain/webhook.ts';
 import type { Payment } from '../../core/domain/payment.ts';
@@ -79,6 +80,9 @@ export class MemoryState {
   attempts: MessageAttempt[] = [];
   outboundEvents: OutboundEvent[] = [];
   auditLog: AuditEntry[] = [];
+  orgAuditLog: OrgAuditEntry[] = [];
+  /** Per organization: the chain head and the last seq removed by retention. */
+  orgAuditHeads = new Map<string, { seq: number; hash: string; purgedThrough: number }>();
   contacts = new Map<string, Contact>();
   webhookEndpoints = new Map<string, WebhookEndpoint>();
   webhookDeliveries = new Map<string, WebhookDelivery>();

@@ -29,6 +29,7 @@ import { SqlInboxRepository } from './sql-inbox-repository.ts';
 import { SqlPricingRepository } from './sql-pricing-repository.ts';
 import { SqlOutboundEventRepository } from './sql-outbound-event-repository.ts';
 import { SqlAuditLogRepository } from './sql-audit-log-repository.ts';
+import { SqlOrgAuditLog } from './sql-org-audit-log.ts';
 import { SqlContactRepository } from './sql-contact-repository.ts';
 import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository.ts';
 import { SqlWebhookDeliveryRepository } from './sql-webhook-delivery-repository.ts';
@@ -71,6 +72,7 @@ export class MikroOrmStorage implements Storage {
   get suppressions() { return new MikroOrmSuppressionRepository(this.#database.em()); }
   get outboundEvents() { return new SqlOutboundEventRepository(this.#database.em()); }
   get auditLog() { return new SqlAuditLogRepository(this.#database.em()); }
+  get orgAuditLog() { return new SqlOrgAuditLog(this.#database.em(), this.#ids); }
   get contacts() { return new SqlContactRepository(this.#database.em()); }
   get webhookEndpoints() { return new SqlWebhookEndpointRepository(this.#database.em()); }
   get webhookDeliveries() { return new SqlWebhookDeliveryRepository(this.#database.em()); }
@@ -117,6 +119,7 @@ export class MikroOrmStorage implements Storage {
       suppressions: new MikroOrmSuppressionRepository(em),
       outboundEvents: new SqlOutboundEventRepository(em),
       auditLog: new SqlAuditLogRepository(em),
+      orgAuditLog: new SqlOrgAuditLog(em, this.#ids),
       contacts: new SqlContactRepository(em),
       webhookEndpoints: new SqlWebhookEndpointRepository(em),
       webhookDeliveries: new SqlWebhookDeliveryRepository(em),

@@ -4,6 +4,7 @@ import type { ArchiveTarget } from '../archive/archive-target.ts';
 import type { Database } from './database.ts';
 import { PostgresDetachedPartitionArchiver } from './detached-partition-archiver.ts';
 import { MessageMonthCounts } from './month-counts.ts';
+import { purgeOrgAuditLogs } from './org-audit-retention.ts';
 
 /** How long each kind of record is kept (docs/operations.md, "Retention"); 0 keeps it forever. */
 export interface RetentionSettings {
@@ -15,9 +16,11 @@ export interface RetentionSettings {
   webhookDeliveriesDays: number;
   /** Monthly partitions created ahead of the current month. */
   monthsAhead: number;
+  /** The organizations' audit logs (docs/audit-log.md): days kept unless an organization's override says otherwise; 0 keeps them forever. */
+  auditLogDays: number;
 }
 
-export const DEFAULT_RETENTION: RetentionSettings = { messagesMonths: 13, outboundEventsMonths: 3, webhookDeliveriesDays: 30, monthsAhead: 3 };
+export const DEFAULT_RETENTION: RetentionSettings = { messagesMonths: 13, outboundEventsMonths: 3, webhookDeliveriesDays: 30, monthsAhead: 3, auditLogDays: 0 };
 
 /** Tables partitioned together by month (migration 0040), children first: the order they are dropped in. */
 export const PARTITION_FAMILIES = [
@@ -43,6 +46,8 @@ export interface MaintenanceReport {
   /** Rows deleted for organizations whose retention is shorter than the platform's (messages, webhook deliveries). */
   deletedMessages: number;
   deletedWebhookDeliveries: number;
+  /** Organization audit log entries removed by retention (docs/audit-log.md). */
+  deletedAuditEntries: number;
   /** Rows parked in the DEFAULT partitions (ids that are no UUIDv7 of a covered month): should stay 0. */
   parkedInDefault: number;
   /** Past months' `messages` partitions counted for the delivery-log list (migration 0042). */
@@ -94,7 +99,7 @@ export class PostgresPartitionMaintenance {
   }
 
   async run(): Promise<MaintenanceReport> {
-    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, awaitingArchive: [], counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, parkedInDefault: 0, ran: false, dropMs: 0, unlinkMs: 0 };
+    const report: MaintenanceReport = { created: [], dropped: [], archived: [], archiveFailure: null, awaitingArchive: [], counted: [], deletedMessages: 0, deletedWebhookDeliveries: 0, deletedAuditEntries: 0, parkedInDefault: 0, ran: false, dropMs: 0, unlinkMs: 0 };
     const locked = await this.#locked(async (em) => {
       report.created = await this.#createAhead(em);
       return true;
@@ -138,6 +143,7 @@ export class PostgresPartitionMaintenance {
     }
     report.deletedMessages = await this.#deleteShorterRetention(now);
     report.deletedWebhookDeliveries = await this.#purgeWebhookDeliveries(now);
+    report.deletedAuditEntries = await purgeOrgAuditLogs(this.#database, now, this.#settings.auditLogDays);
     // After the deletes (which would undo the counts of the months they touch); the current month is never counted.
     report.counted = await new MessageMonthCounts(this.#database).countMonths((await this.#partitionMonths('messages')).filter((m) => m < monthStart(now)));
     report.parkedInDefault = await this.#parked();

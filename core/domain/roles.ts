@@ -30,10 +30,14 @@ export const PERMISSIONS = [
   'vendor-accounts:read', 'vendor-accounts:write',
   'verify:read', 'verify:send', 'verify:settings',
   'conversations:read', 'conversations:write',
+  'audit-log:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(':read'));
+/** The audit log is for owners and admins only (docs/audit-log.md): it shows who did what, from which address. */
+const OWNERS_AND_ADMINS_ONLY: readonly Permission[] = ['audit-log:read'];
+
+const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(':read') && !OWNERS_AND_ADMINS_ONLY.includes(p));
 
 const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
   TENANT_OWNER: PERMISSIONS,

@@ -16,6 +16,7 @@ import type { UserRepository } from './user-repository.ts';
 import type { WalletRepository } from './wallet-repository.ts';
 import type { OutboundEventRepository } from './outbound-event-repository.ts';
 import type { AuditLogRepository } from './audit-log-repository.ts';
+import type { OrgAuditLogRepository } from './org-audit-log.ts';
 import type { ContactRepository } from './contact-repository.ts';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
@@ -57,6 +58,8 @@ export interface Repositories {
   suppressions: SuppressionRepository;
   outboundEvents: OutboundEventRepository;
   auditLog: AuditLogRepository;
+  /** The organization's own audit log (docs/audit-log.md); `auditLog` is the platform administrators' one. */
+  orgAuditLog: OrgAuditLogRepository;
   contacts: ContactRepository;
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;

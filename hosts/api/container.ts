@@ -22,6 +22,9 @@ import { bindTemplatesModule } from './modules/templates-module.ts';
 import { bindComplianceModule } from './modules/compliance-module.ts';
 import { bindAdminModule } from './modules/admin-module.ts';
 import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
+import { withOrgAudit } from './audit/org-audit-decorator.ts';
+import { AUDITED_ROUTES } from './audit/org-audit-routes.ts';
+import { bindAuditLogModule } from './modules/audit-log-module.ts';
 import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
@@ -71,6 +74,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindCampaignsModule,
   bindInboxModule,
   bindSsoModule,
+  bindAuditLogModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */
@@ -85,9 +89,10 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
 /** The Koa app with every module's routes, plus `extraRoutes` (benchmarks and tests), plus the API docs and the dashboard. */
 export function buildApp(container: Container, extraRoutes: readonly RouteDefinition[] = [], options: { webRoot?: string | null } = {}): Koa {
   const config = container.get(INFRA.config);
-  // Writes made with an impersonation token are audited (docs/admin.md).
-  const routes = withImpersonationAudit([...container.getAll(API.routes).flat(), ...extraRoutes],
-    container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
+  // Changes are recorded in the organization's audit log (docs/audit-log.md); writes made with an impersonation token also in the platform's (docs/admin.md).
+  const all = [...container.getAll(API.routes).flat(), ...extraRoutes];
+  const audited = withOrgAudit(all, AUDITED_ROUTES, container.get(API.recordOrgAuditEvent), container.get(INFRA.logger));
+  const routes = withImpersonationAudit(audited, container.get(API.recordImpersonatedRequest), container.get(INFRA.logger));
   return createApp({
     routes: [...routes, ...docsRoutes(routes)],
     auth: { session: container.get(API.authenticateSession), apiKey: container.get(API.authenticateApiKey) },

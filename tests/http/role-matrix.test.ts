@@ -26,6 +26,7 @@ const PROBES: ReadonlyArray<{ permission: Permission; method: string; path: stri
   { permission: 'vendor-accounts:write', method: 'DELETE', path: '/vendor-accounts/unknown' },
   { permission: 'conversations:read', method: 'GET', path: '/conversations' },
   { permission: 'conversations:write', method: 'POST', path: '/conversations/unknown/read' },
+  { permission: 'audit-log:read', method: 'GET', path: '/audit-log' },
 ];
 
 describe('HTTP: the tenant role matrix (docs/permissions.md)', () => {

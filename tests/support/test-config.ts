@@ -20,7 +20,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Off unless a test turns it on: a suite's marketing sends must not depend on the hour it runs at (tests/http/send-windows.test.ts turns it on).
     sendWindows: false,
     // Nothing expires in tests (rows are often dated in the past); partitions ahead are still created at worker start.
-    retention: { messagesMonths: 0, outboundEventsMonths: 0, webhookDeliveriesDays: 0, monthsAhead: 3 },
+    retention: { messagesMonths: 0, outboundEventsMonths: 0, webhookDeliveriesDays: 0, monthsAhead: 3, auditLogDays: 0 },
     archive: null,
     partitionMaintenanceMs: 3_600_000,
     ...overrides,

@@ -7,6 +7,7 @@ import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from '.
 import { OnboardingPage } from './pages/onboarding.tsx';
 import { SendPage } from './pages/send.tsx';
 import { LogDetailPage, LogsPage } from './pages/logs.tsx';
+import { AuditLogPage } from './pages/audit-log.tsx';
 import { ScheduledPage } from './pages/scheduled.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
 import { EventsPage } from './pages/events.tsx';
@@ -36,7 +37,8 @@ const OverviewPage = lazy(() => import('./pages/overview.tsx').then((m) => ({ de
 const BillingPage = lazy(() => import('./pages/billing.tsx').then((m) => ({ default: m.BillingPage })));
 const PaymentReturnPage = lazy(() => import('./pages/billing.tsx').then((m) => ({ default: m.PaymentReturnPage })));
 
-interface NavItem { to: string; label: string; admin?: boolean }
+/** `ownersAndAdmins`: shown only to TENANT_OWNER and TENANT_ADMIN (and impersonating staff), who alone may open it. */
+interface NavItem { to: string; label: string; admin?: boolean; ownersAndAdmins?: boolean }
 const TENANT_NAV: NavItem[] = [
   { to: '/app', label: 'Overview' }, { to: '/app/send', label: 'Send a message' }, { to: '/app/logs', label: 'Delivery logs' }, { to: '/app/conversations', label: 'Conversations' },
   { to: '/app/scheduled', label: 'Scheduled' },
@@ -44,7 +46,7 @@ const TENANT_NAV: NavItem[] = [
   { to: '/app/segments', label: 'Segments' }, { to: '/app/campaigns', label: 'Campaigns' }, { to: '/app/api-keys', label: 'API keys' },
   { to: '/app/verify', label: 'Verify' }, { to: '/app/inbox', label: 'In-app inbox' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
   { to: '/app/consent', label: 'Consent' },
-  { to: '/app/team', label: 'Team' }, { to: '/app/sso', label: 'Single sign-on' }, { to: '/app/onboarding', label: 'Organization' },
+  { to: '/app/team', label: 'Team' }, { to: '/app/sso', label: 'Single sign-on', ownersAndAdmins: true }, { to: '/app/audit-log', label: 'Audit log', ownersAndAdmins: true }, { to: '/app/onboarding', label: 'Organization' },
 ];
 const ADMIN_NAV: NavItem[] = [
   { to: '/app/admin/tenants', label: 'Tenants', admin: true }, { to: '/app/admin/revenue', label: 'Revenue', admin: true },
@@ -61,7 +63,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/conversations', () => <ConversationsPage />], ['/app/conversations/:id', (p) => <ConversationPage id={p['id']!} />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />], ['/app/inbox', () => <InboxPage />],
   ['/app/webhooks', () => <WebhooksPage />], ['/app/billing', () => <BillingPage />], ['/app/billing/return', () => <PaymentReturnPage />],
-  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />], ['/app/sso', () => <SsoSettingsPage />],
+  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />], ['/app/sso', () => <SsoSettingsPage />], ['/app/audit-log', () => <AuditLogPage />],
   ['/app/consent', () => <ConsentPage />], ['/app/contacts/:id', (p) => <ContactDetailPage id={p['id']!} />], ['/app/admin/send-windows', () => <AdminSendWindowsPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
@@ -121,7 +123,7 @@ function Shell({ path }: { path: string }): ReactNode {
       <div className="body">
         <nav id="sidenav" className={menuOpen ? 'open' : ''} aria-label="Main">
           <ul>
-            {(session.organizationId ? TENANT_NAV : []).map((item) => <li key={item.to}><Link to={item.to} aria-current={path === item.to ? 'page' : undefined}>{item.label}</Link></li>)}
+            {(session.organizationId ? TENANT_NAV : []).filter((item) => !item.ownersAndAdmins || session.impersonating || session.role === 'TENANT_OWNER' || session.role === 'TENANT_ADMIN').map((item) => <li key={item.to}><Link to={item.to} aria-current={path === item.to ? 'page' : undefined}>{item.label}</Link></li>)}
           </ul>
           {session.isAdmin && !session.impersonating && (
             <>
