@@ -13,13 +13,28 @@ export function ghs(value: unknown): string {
   return `${sign}GHS ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
-/** A date-time in the organization's timezone ("23 Nov 2026, 06:06:12"); the ISO text when the zone is unknown. */
-export function formatTime(iso: unknown, timeZone: string): string {
+/**
+ * How a time is shown: `datetime` on pages ("23 Nov 2026, 06:06:12"), `time` on a chart's minute axis
+ * ("06:06"), `day` on a chart's day axis ("23 Nov"), `dayTime` on an hour axis ("23 Nov, 06:00"). Every
+ * style is the same en-GB pattern (day month, 24-hour clock) in the same zone, so pages, charts and
+ * the in-app bell read alike (issue 35).
+ */
+export type TimeStyle = 'datetime' | 'time' | 'day' | 'dayTime';
+
+const STYLES: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
+  datetime: { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  day: { month: 'short', day: '2-digit' },
+  dayTime: { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+};
+
+/** The dashboard's one time formatter: a time in the organization's time zone (`timeZone`); the ISO text when the zone is unknown. */
+export function formatTime(iso: unknown, timeZone: string, style: TimeStyle = 'datetime'): string {
   if (typeof iso !== 'string' && typeof iso !== 'number') return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
   try {
-    return d.toLocaleString('en-GB', { timeZone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    return d.toLocaleString('en-GB', { ...STYLES[style], timeZone });
   } catch {
     return d.toISOString();
   }

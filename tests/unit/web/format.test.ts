@@ -18,6 +18,10 @@ describe('dashboard helpers (hosts/web/src/format.ts)', () => {
     expect(formatTime('2026-11-23T05:55:27.000Z', 'Not/AZone')).to.equal('2026-11-23T05:55:27.000Z');
     expect(formatTime('yesterday', 'UTC')).to.equal('yesterday');
     expect(formatTime(null, 'UTC')).to.equal('—');
+    // One pattern for pages, chart axes and the bell (issue 35): day month, 24-hour clock, in the given zone.
+    expect(formatTime('2026-11-23T17:05:27.000Z', 'Africa/Lagos', 'time')).to.equal('18:05');
+    expect(formatTime('2026-11-23T17:05:27.000Z', 'Africa/Lagos', 'day')).to.equal('23 Nov');
+    expect(formatTime(Date.parse('2026-11-23T23:05:27.000Z'), 'Africa/Lagos', 'dayTime')).to.equal('24 Nov, 00:05');
   });
 
   it('detects template placeholders in order without duplicates, and fills the given sample values only', () => {
