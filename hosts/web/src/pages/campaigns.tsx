@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
-import { etaText } from '../format.ts';
+import { etaText, plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Select, Time, ghs, str, toApiError, useAsync, useForm, useFormatTime, useRoutes } from '../ui.tsx';
 
@@ -140,7 +140,7 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
         </p>
       )}
       {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
-      {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined ? `, ${str(estimate['segments'])} SMS segments` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
+      {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined && campaign['channel'] === 'SMS' ? `, ${plural(estimate['segments'], 'SMS segment')} per message` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
       {estimate && (() => {
         const cap = estimate['newTenantCap'] as Record<string, unknown> | null | undefined;
         return cap && Number(cap['wouldRefuse']) > 0
