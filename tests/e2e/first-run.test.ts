@@ -73,6 +73,15 @@ describe('E2E: dashboard first run (issue 35)', function () {
     await screenshot(page, 'first-run-semicolon-import');
     await page.getByRole('cell', { name: 'Abena Owusu', exact: true }).waitFor();
     await page.getByRole('cell', { name: 'Efua; Ama Mensah', exact: true }).waitFor();
+    // A success notice is about the last submission: a new attempt that fails does not keep it next to its error.
+    await page.getByLabel('First name').fill('Kojo');
+    await page.getByLabel('Phone', { exact: true }).fill('0243333333');
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    await page.getByText('Kojo was added.').waitFor();
+    await page.getByLabel('Phone', { exact: true }).fill('12');
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    await page.locator('[data-field-error=phone]').waitFor();
+    expect(await page.getByText('Kojo was added.').count()).to.equal(0);
   });
 
   it('test-triggers an IN_APP event with a subscriber id from the Events page', async () => {

@@ -36,6 +36,7 @@ export function AdminProvidersPage(): ReactNode {
   };
   const check = (id: string) => act(id, 'Health checked.', async () => { setResults((x) => ({ ...x })); const r = await api.post<Row>(`/providers/${encodeURIComponent(id)}/health-check`); setResults((x) => ({ ...x, [id]: r })); });
   const onAdd = form.submit(async (v) => {
+    setNotice(null); setError(null); // a notice is about the last submission only
     const credentials = pairs(v.credentials);
     await api.post('/admin/providers', {
       name: v.name.trim(), vendor: v.vendor.trim(), channel: v.channel, priority: Number(v.priority),

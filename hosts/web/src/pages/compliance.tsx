@@ -75,6 +75,7 @@ function Suppression(): ReactNode {
   const form = useForm({ phone: '', email: '', channel: '', reason: '' });
   const [added, setAdded] = useState(false);
   const onSubmit = form.submit(async (v) => {
+    setAdded(false); // a notice is about the last submission only
     const body: Record<string, string> = {};
     for (const [k, val] of Object.entries(v)) if (val.trim()) body[k] = val.trim();
     await api.post('/compliance/suppression', body);

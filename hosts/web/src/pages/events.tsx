@@ -44,6 +44,7 @@ function Events(): ReactNode {
   const canEdit = routes?.has('PATCH /events/{id}') ?? false;
 
   const onSubmit = form.submit(async (v) => {
+    setSaved(null); // a notice is about the last submission only: never next to a new attempt's error
     const body: Record<string, unknown> = { name: v.name, slug: v.slug, channelPriority: v.channelPriority, fallbackRules: { channels: v.fallback }, isActive: v.isActive };
     if (v.description.trim()) body['description'] = v.description;
     if (v.templateId) body['templateId'] = v.templateId;

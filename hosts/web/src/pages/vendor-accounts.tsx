@@ -37,6 +37,7 @@ function VendorAccountsSection(): ReactNode {
   const [tested, setTested] = useState<{ kind: 'success' | 'warning' | 'error'; text: string } | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const onSubmit = form.submit(async (v) => {
+    setNote(null); setTested(null); setActionError(null); // a notice is about the last submission only
     const saved = await api.post<VendorAccount>('/vendor-accounts', {
       name: v.name, vendor: v.vendor, countries: v.countries.split(',').map((c) => c.trim()).filter(Boolean),
       credentials: pairs(v.credentials), settings: { ...pairs(v.settings), ...(v.ratePerSecond.trim() ? { ratePerSecond: v.ratePerSecond.trim() } : {}) }, platformFallback: v.platformFallback,
