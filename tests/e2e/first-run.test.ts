@@ -175,6 +175,17 @@ describe('E2E: dashboard first run (issue 35)', function () {
     }
   });
 
+  it('a passcode started on the Verify page is an OTP message in the delivery logs (docs/verify.md)', async () => {
+    await go('/app/verify', 'Verify');
+    await page.getByLabel('Phone number or email').fill('0241230099');
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await page.getByText(/^Verification /).waitFor();
+    await go('/app/logs', 'Delivery logs');
+    const row = page.getByRole('row', { name: /241230099/ }).first();
+    await row.waitFor();
+    expect(await row.locator('td').nth(3).textContent()).to.equal('OTP');
+  });
+
   it('an own account\'s test that failed on the network is a warning, not a green box', async () => {
     await go('/app/sending', 'Sending setup');
     await page.getByLabel('Vendor', { exact: true }).selectOption('mnotify-sms');
