@@ -11,7 +11,7 @@ async function tenantSite(nkraUrl: string, attrs: { appId: string; subscriberId:
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kente Shop</title>
 <script src="${nkraUrl}/inbox/v1/inbox.js"></script></head>
 <style>header{display:flex;justify-content:space-between;align-items:center;padding:8px 24px;border-bottom:1px solid #ddd;font-family:system-ui}</style>
-<body><header><h1>Kente Shop</h1><nkra-inbox app-id="${attrs.appId}" subscriber-id="${attrs.subscriberId}" subscriber-hash="${attrs.subscriberHash}"></nkra-inbox></header></body></html>`;
+<body><header><h1>Kente Shop</h1><nkra-inbox app-id="${attrs.appId}" subscriber-id="${attrs.subscriberId}" subscriber-hash="${attrs.subscriberHash}" time-zone="Africa/Lagos"></nkra-inbox></header></body></html>`;
   const server = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(html); });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
@@ -59,6 +59,11 @@ describe('E2E: the in-app inbox bell in a real browser', function () {
       const item = page.getByRole('listitem').filter({ hasText: 'Order A-17 is on its way' });
       await item.waitFor();
       expect(await item.textContent()).to.include('Order shipped');
+      // The dashboard's time pattern, in the time-zone attribute's zone (issue 35: one format for pages, charts and the bell).
+      const inboxAuth = { 'x-inbox-app-id': appId, 'x-inbox-subscriber-id': 'customer-42', 'x-inbox-subscriber-hash': subscriberHash };
+      const created = (await api.get('/inbox/v1/feed', {}, inboxAuth)).body.data.items[0].createdAt as string;
+      const lagos = new Date(created).toLocaleString('en-GB', { timeZone: 'Africa/Lagos', year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+      expect(await item.textContent()).to.include(lagos);
       await screenshot(page, '40-inbox-bell');
       await page.getByRole('button', { name: 'Mark all as read' }).click();
       await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();

@@ -40,6 +40,9 @@ describe('E2E: the hosted opt-out page on a small phone without JavaScript', fun
       await screenshot(page, '35-opt-out-page');
       await button.click();
       await page.getByRole('status').filter({ hasText: 'You are unsubscribed from offers and promotions.' }).waitFor();
+      // Said once, and no button left to tap again (issue 35).
+      expect(await page.getByText('You are unsubscribed from offers and promotions.').count()).to.equal(1);
+      expect(await page.getByRole('button', { name: 'Unsubscribe' }).count()).to.equal(0);
       expect((await storage.suppressions.findMatch(tenant.organizationId, 'SMS', phone, 'MARKETING'))?.category).to.equal('MARKETING');
 
       // Back in for offers, out of reminders: the form's checkboxes, submitted without any script.

@@ -161,6 +161,21 @@ describe('HTTP: /contacts (CRUD, search, opt-out, CSV import)', function () {
     expect(found.body.data.total).to.equal(50_000);
   });
 
+  it('imports a semicolon-separated file with a BOM, CRLF and quoted fields the way it imports a comma one (issue 35); names the separator when the header fits none', async () => {
+    const semicolon = '\uFEFFFirst Name;Phone;Email;city\r\n"Efua; the elder";0241110091;efua@semi.test;"Accra, Osu"\r\nYaw;0241110092;;Kumasi\r\n';
+    const started = await upload(owner, semicolon, 'excel.csv');
+    expect(started.status, JSON.stringify(started.body)).to.equal(201);
+    await processImport(started.body.data.id);
+    const status = (await app.api.get(`/contacts/imports/${started.body.data.id}`, owner.auth)).body.data;
+    expect(status, JSON.stringify(status)).to.include({ status: 'COMPLETED', created: 2, skipped: 0, errorCount: 0 });
+    const efua = (await app.api.get('/contacts?search=efua@semi.test', owner.auth)).body.data.items[0];
+    expect(efua).to.include({ firstName: 'Efua; the elder', phone: '+233241110091' });
+    expect(efua.attributes).to.deep.equal({ city: 'Accra, Osu' });
+    const piped = await upload(owner, 'name|phone\nAma|0241110093\n');
+    expect(piped.status).to.equal(400);
+    expect(piped.body.error.details.fieldErrors.file[0]).to.include('read as comma-separated (comma, semicolon and tab are understood)');
+  });
+
   it('refuses an upload without a file, with a bad header, not multipart, or over the size limit (413)', async () => {
     const form = new FormData();
     form.append('other', 'x');

@@ -52,6 +52,16 @@ describe('HTTP: /organizations current, members, invite', () => {
     expect((await app.api.get('/organizations/current', owner.auth)).body.data.name).to.equal('Org badpatch');
   });
 
+  it('PATCH says a bad website once and refuses a business phone without 7 to 15 digits (issue 35)', async () => {
+    const owner = await registerTenant(app.api, 'onboard-rules');
+    const res = await app.api.patch('/organizations/current', { website: 'adinkra', businessPhone: '0000' }, owner.auth);
+    expect(res.status).to.equal(400);
+    expect(res.body.error.details.fieldErrors.website).to.deep.equal(['must be an http or https URL, e.g. https://example.com']);
+    expect(res.body.error.details.fieldErrors.businessPhone).to.have.length(1);
+    const ok = await app.api.patch('/organizations/current', { website: 'https://adinkra.example/about', businessPhone: '+233 (30) 123-4567' }, owner.auth);
+    expect(ok.status, ok.text).to.equal(200);
+  });
+
   it('GET /organizations/members lists members with profiles', async () => {
     const owner = await registerTenant(app.api, 'members');
     const dev = await memberWithRole(owner, 'DEVELOPER');

@@ -56,6 +56,21 @@ describe('HTTP: /verify (one-time passcodes)', function () {
     expect(stored!.codeHash).to.match(/^[0-9a-f]{64}$/);
   });
 
+  it('records the passcode message in category OTP, in the delivery logs list and in the message detail (docs/verify.md; issue 35)', async () => {
+    // As the dashboard's Verify page starts one (signed in, no API key) and as an integration does (API key).
+    for (const auth of [tenant.auth, { apiKey: key }]) {
+      const v = (await start({ to: phone() }, auth)).body.data;
+      const messageId = (v.sends?.[0]?.messageId ?? v.messageId) as string | undefined;
+      const list = (await app.api.get('/delivery-logs?limit=100', tenant.auth)).body.data.items as Array<{ id: string; recipient: string; category: string }>;
+      const logged = list.filter((l) => l.recipient === v.to || l.id === messageId);
+      expect(logged.length, JSON.stringify(v)).to.be.greaterThan(0);
+      for (const l of logged) {
+        expect(l.category).to.equal('OTP');
+        expect((await app.api.get(`/messages/${l.id}`, tenant.auth)).body.data.category).to.equal('OTP');
+      }
+    }
+  });
+
   it('approves the right code once; a wrong code counts an attempt; an approved one is not approved again', async () => {
     const v = (await start({ to: phone() })).body.data;
     const code = await codeOf(v);

@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { detectSeparator, SEPARATOR_NAMES, splitHeader } from '../../domain/csv-dialect.ts';
 import { IMPORT_COLUMNS, importColumnOf } from './import-columns.ts';
 
 /** Chunks the upload is stored in (the worker streams them back one at a time). */
@@ -66,11 +67,13 @@ export class StartContactImport {
   }
 }
 
+/** The header split the way the worker's reader splits the rows (core/domain/csv-dialect.ts). */
 function checkHeader(bytes: number[]): void {
-  const names = new TextDecoder().decode(new Uint8Array(bytes)).replace(/^\uFEFF/, '').replace(/\r$/, '').split(/[,;]/)
-    .map((name) => importColumnOf(name.replace(/^"|"$/g, '')));
+  const line = new TextDecoder().decode(new Uint8Array(bytes));
+  const separator = detectSeparator(line);
+  const names = splitHeader(line, separator).map((name) => importColumnOf(name));
   if (!names.includes('phone') && !names.includes('email')) {
-    throw fieldError('file', `the header row must name a phone or an email column (columns: ${IMPORT_COLUMNS.join(', ')}, case-insensitive)`);
+    throw fieldError('file', `the header row, read as ${SEPARATOR_NAMES[separator]}-separated (comma, semicolon and tab are understood), must name a phone or an email column (columns: ${IMPORT_COLUMNS.join(', ')}, case-insensitive)`);
   }
 }
 

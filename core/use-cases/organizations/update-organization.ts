@@ -45,16 +45,30 @@ function isLanguageTag(tag: string): boolean {
   }
 }
 
+export const BUSINESS_PHONE_RULE = 'must be a phone number of 7 to 15 digits, e.g. 030 123 4567 or +233 30 123 4567';
+
+/** A phone number as people write it: an optional +, digits with spaces, dots, dashes or brackets; 7 to 15 digits (E.164's most). */
+export function isBusinessPhone(text: string): boolean {
+  const digits = text.replace(/\D/g, '').length;
+  return /^\+?[0-9(][0-9 ().-]*$/.test(text.trim()) && digits >= 7 && digits <= 15;
+}
+
+/** One rule, one message: an absolute http(s) URL with a host. */
+function isWebsite(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try { return new URL(text).hostname !== ''; } catch { return false; }
+}
+
 /** Spec "Organization update": every field optional; unknown fields are ignored. */
 export const UpdateOrganizationInput = v.object({
   name: v.optional(fields.requiredText(200)),
   industry: clearable(100),
-  businessPhone: clearable(32, v.pipe(v.string(), v.regex(/^\+?[0-9][0-9 ().-]{3,30}$/, 'must be a phone number'))),
+  businessPhone: clearable(32, v.pipe(v.string(), v.check(isBusinessPhone, BUSINESS_PHONE_RULE))),
   businessEmail: clearable(254, v.pipe(v.string(), v.toLowerCase(), v.email('must be a valid email address'))),
   timezone: v.optional(v.pipe(fields.requiredText(64), v.check(isTimeZone, 'must be an IANA time zone such as Africa/Accra'),
     v.transform(timeZoneSpelling))),
   defaultLanguage: v.optional(v.pipe(fields.requiredText(35), v.check(isLanguageTag, 'must be a language tag such as en or fr-GH'))),
-  website: clearable(2048, v.pipe(v.string(), v.url('must be a URL'), v.check((url) => /^https?:\/\//i.test(url), 'must be an http or https URL'))),
+  website: clearable(2048, v.pipe(v.string(), v.check(isWebsite, 'must be an http or https URL, e.g. https://example.com'))),
   onboardingComplete: v.optional(v.boolean('must be true or false')),
   complianceAcknowledged: v.optional(v.boolean('must be true or false')),
   monthlyVolume: v.optional(v.nullable(v.pipe(v.number('must be a number'), v.integer('must be an integer'),

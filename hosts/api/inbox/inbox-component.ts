@@ -74,6 +74,15 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
       this.list.addEventListener('keydown', (e) => { const li = e.target.closest('li'); if (li && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); this.markOne(li.dataset.id, 'read'); } });
       this.panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { this.toggle(false); this.bell.focus(); } });
     }
+    /**
+     * The dashboard's time pattern (hosts/web/src/format.ts: "23 Nov 2026, 06:06"), in the zone of the
+     * attribute time-zone (the organization's, an IANA name; the dashboard's snippet sets it), else the reader's.
+     */
+    formatTime(iso) {
+      const options = { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+      const zone = this.getAttribute('time-zone');
+      try { return new Date(iso).toLocaleString('en-GB', zone ? { ...options, timeZone: zone } : options); } catch { return new Date(iso).toLocaleString('en-GB', options); }
+    }
     get api() { return (this.getAttribute('api-url') || scriptOrigin).replace(/\/$/, ''); }
     get creds() { return { appId: this.getAttribute('app-id') || '', subscriberId: this.getAttribute('subscriber-id') || '', subscriberHash: this.getAttribute('subscriber-hash') || '' }; }
     headers() { const c = this.creds; return { 'X-Inbox-App-Id': c.appId, 'X-Inbox-Subscriber-Id': c.subscriberId, 'X-Inbox-Subscriber-Hash': c.subscriberHash }; }
@@ -199,7 +208,7 @@ export const INBOX_COMPONENT_JS = String.raw`(() => {
         li.setAttribute('aria-label', (item.read ? '' : 'Unread: ') + (item.subject || item.body));
         if (item.subject) { const s = document.createElement('div'); s.className = 'subject'; s.textContent = item.subject; li.append(s); }
         const b = document.createElement('div'); b.className = item.subject ? 'body' : 'body subject'; b.textContent = item.body; li.append(b);
-        const t = document.createElement('div'); t.className = 'time'; t.textContent = new Date(item.createdAt).toLocaleString(); li.append(t);
+        const t = document.createElement('div'); t.className = 'time'; t.textContent = this.formatTime(item.createdAt); li.append(t);
         return li;
       }));
       this.empty.hidden = items.length > 0 && !this.error;
@@ -225,7 +234,7 @@ export function inboxExamplePage(query: Record<string, string | undefined>): str
 <style>body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#111827}nav{display:flex;justify-content:space-between;align-items:center;padding:12px 24px;border-bottom:1px solid #e5e7eb}
 main{max-width:720px;margin:24px auto;padding:0 24px}label{display:block;margin:8px 0 2px}input{width:100%;padding:6px;font:inherit;box-sizing:border-box}button{margin-top:12px;padding:6px 12px;font:inherit}code{background:#f3f4f6;padding:1px 4px}</style>
 <script src="/inbox/v1/inbox.js"></script></head>
-<body><nav><strong>Example app</strong><nkra-inbox app-id="${value('appId')}" subscriber-id="${value('subscriberId')}" subscriber-hash="${value('subscriberHash')}"></nkra-inbox></nav>
+<body><nav><strong>Example app</strong><nkra-inbox app-id="${value('appId')}" subscriber-id="${value('subscriberId')}" subscriber-hash="${value('subscriberHash')}"${query['timeZone'] ? ` time-zone="${value('timeZone')}"` : ''}></nkra-inbox></nav>
 <main><h1>In-app inbox example</h1>
 <p>The bell above is <code>&lt;nkra-inbox&gt;</code>, served by this API at <code>/inbox/v1/inbox.js</code>. Your backend computes
 <code>subscriberHash</code> = hex HMAC-SHA256 of the subscriber id with the organization's inbox secret (docs/inbox.md); the dashboard's Inbox page can compute one for a try.</p>

@@ -5,7 +5,7 @@ import type { GetOptOutPage } from '../../../core/use-cases/consent/get-opt-out-
 import type { OptOutChoice, SubmitOptOutPage } from '../../../core/use-cases/consent/submit-opt-out-page.ts';
 import type { UpdateContactPreferences } from '../../../core/use-cases/consent/update-contact-preferences.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
-import { notFoundHtml, optOutPageHtml } from './opt-out-page-html.ts';
+import { notFoundHtml, optOutPageHtml, UNSUBSCRIBED_NOTICE } from './opt-out-page-html.ts';
 
 export interface ConsentRouteDeps {
   getOptOutPage: GetOptOutPage;
@@ -51,7 +51,7 @@ export function consentRoutes(deps: ConsentRouteDeps): RouteDefinition[] {
         const choice = choiceOf(body as Buffer);
         try {
           const { changed } = await deps.submitOptOutPage.execute(token, choice);
-          const notice = choice.kind === 'preferences' ? (changed > 0 ? 'Your choices are saved.' : 'Nothing changed.') : 'You are unsubscribed from offers and promotions.';
+          const notice = choice.kind === 'preferences' ? (changed > 0 ? 'Your choices are saved.' : 'Nothing changed.') : UNSUBSCRIBED_NOTICE;
           koa.body = optOutPageHtml(await deps.getOptOutPage.execute(token), `/u/${encodeURIComponent(token)}`, notice);
         } catch (error) {
           if (!isAppError(error) || error.code !== 'NOT_FOUND') throw error;

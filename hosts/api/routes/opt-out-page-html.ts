@@ -32,19 +32,26 @@ export interface OptOutPageView {
   preferences: ReadonlyArray<{ category: string; channel: Channel; optedIn: boolean }>;
 }
 
+export const UNSUBSCRIBED_NOTICE = 'You are unsubscribed from offers and promotions.';
+
 export function optOutPageHtml(view: OptOutPageView, action: string, notice: string | null): string {
   const what = CHANNEL_NAMES[view.channel];
   const marketing = view.preferences.find((p) => p.category === 'MARKETING');
+  // Unsubscribed: said once (the notice right after the tap, else a status line), and no button left to tap (issue 35).
+  const unsubscribed = marketing !== undefined && !marketing.optedIn;
+  const unsubscribeBox = unsubscribed
+    ? (notice === UNSUBSCRIBED_NOTICE ? '' : `<div class="box" role="status">${UNSUBSCRIBED_NOTICE}</div>`)
+    : `<form method="post" action="${escape(action)}" class="box">
+<input type="hidden" name="action" value="unsubscribe">
+<p>Stop offers and promotions by ${escape(what)}?</p>
+<button class="primary" type="submit">Unsubscribe</button>
+</form>`;
   const boxes = view.preferences.map((p) => `<label><input type="checkbox" name="optedIn" value="${escape(p.category)}"${p.optedIn ? ' checked' : ''}> ${escape(CATEGORY_NAMES[p.category] ?? p.category)}</label>`).join('\n');
   return htmlPage(`${view.organizationName}: your ${what}`, `<h1>${escape(view.organizationName)}</h1>
 <p>Messages to <strong>${escape(view.recipient)}</strong> (${escape(what)}).</p>
 ${notice ? `<div class="box done" role="status">${escape(notice)}</div>` : ''}
 ${view.suppressed ? `<div class="box" role="status">You get no ${escape(what)} from ${escape(view.organizationName)} at all.</div>` : ''}
-<form method="post" action="${escape(action)}" class="box">
-<input type="hidden" name="action" value="unsubscribe">
-<p>${marketing && !marketing.optedIn ? 'You are unsubscribed from offers and promotions.' : `Stop offers and promotions by ${escape(what)}?`}</p>
-<button class="primary" type="submit"${marketing && !marketing.optedIn ? ' disabled' : ''}>Unsubscribe</button>
-</form>
+${unsubscribeBox}
 <form method="post" action="${escape(action)}" class="box">
 <input type="hidden" name="action" value="preferences">
 <p>Or choose what ${escape(view.organizationName)} may send you by ${escape(what)}:</p>

@@ -13,13 +13,28 @@ export function ghs(value: unknown): string {
   return `${sign}GHS ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
-/** A date-time in the organization's timezone ("23 Nov 2026, 06:06:12"); the ISO text when the zone is unknown. */
-export function formatTime(iso: unknown, timeZone: string): string {
+/**
+ * How a time is shown: `datetime` on pages ("23 Nov 2026, 06:06:12"), `time` on a chart's minute axis
+ * ("06:06"), `day` on a chart's day axis ("23 Nov"), `dayTime` on an hour axis ("23 Nov, 06:00"). Every
+ * style is the same en-GB pattern (day month, 24-hour clock) in the same zone, so pages, charts and
+ * the in-app bell read alike (issue 35).
+ */
+export type TimeStyle = 'datetime' | 'time' | 'day' | 'dayTime';
+
+const STYLES: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
+  datetime: { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  day: { month: 'short', day: '2-digit' },
+  dayTime: { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+};
+
+/** The dashboard's one time formatter: a time in the organization's time zone (`timeZone`); the ISO text when the zone is unknown. */
+export function formatTime(iso: unknown, timeZone: string, style: TimeStyle = 'datetime'): string {
   if (typeof iso !== 'string' && typeof iso !== 'number') return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
   try {
-    return d.toLocaleString('en-GB', { timeZone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    return d.toLocaleString('en-GB', { ...STYLES[style], timeZone });
   } catch {
     return d.toISOString();
   }
@@ -151,4 +166,71 @@ export function etaText(seconds: unknown): string {
   if (seconds < 60) return 'under a minute';
   const minutes = Math.round(seconds / 60);
   return minutes < 60 ? `about ${minutes} min` : `about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** "1 SMS segment", "2 SMS segments": a count with its noun, plural when not 1. */
+export function plural(count: unknown, noun: string, nouns = `${noun}s`): string {
+  const n = Number(count);
+  return `${str(count)} ${n === 1 ? noun : nouns}`;
+}
+
+/** How far `timeZone` is ahead of UTC at `ms` (milliseconds). */
+function zoneOffset(ms: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms));
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * A wall-clock time typed in a `datetime-local` field ("2026-12-24T09:30"), read in the organization's
+ * time zone, as an ISO 8601 instant for the API ("2026-12-24T08:30:00.000Z" in Africa/Lagos); null when not a time.
+ */
+export function zonedToIso(local: string, timeZone: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
+  if (!m) return null;
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+  try {
+    let at = wall - zoneOffset(wall, timeZone);
+    at = wall - zoneOffset(at, timeZone); // across a DST change, the offset at the instant itself
+    return new Date(at).toISOString();
+  } catch {
+    return null;
+  }
+}
+
+const RULE_FIELDS: Record<string, string> = { firstName: 'first name', lastName: 'last name', countryCode: 'country', createdAt: 'added', email: 'email', phone: 'phone', tags: 'tags' };
+const RULE_OPS: Record<string, string> = { equals: 'is', contains: 'contains', notContains: 'does not contain', startsWith: 'starts with', before: 'before', after: 'after', exists: 'is set' };
+
+function ruleValue(value: unknown): string {
+  const one = (v: unknown): string => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : typeof v === 'string' ? v : JSON.stringify(v));
+  if (!Array.isArray(value)) return one(value);
+  const parts = value.map(one);
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+/**
+ * A segment's rules (docs/segments.md: `{ all | any: [...] }` groups, `{ field, op, value }` conditions, or the
+ * shorthand object) in words: "phone starts with 024, 054 or 055 and not opted out". Unknown shapes fall back to JSON.
+ */
+export function describeRules(rules: unknown, depth = 0): string {
+  if (!rules || typeof rules !== 'object' || Array.isArray(rules)) return str(rules);
+  const r = rules as Record<string, unknown>;
+  const group = (list: unknown, joiner: string, empty: string): string => {
+    const items = Array.isArray(list) ? list.map((x) => describeRules(x, depth + 1)) : [];
+    if (items.length === 0) return empty;
+    const text = items.join(joiner);
+    return depth > 0 && items.length > 1 ? `(${text})` : text;
+  };
+  if (Array.isArray(r['all'])) return group(r['all'], ' and ', 'everyone');
+  if (Array.isArray(r['any'])) return group(r['any'], ' or ', 'no one');
+  if (typeof r['field'] === 'string') {
+    const field = r['field']; const op = String(r['op'] ?? 'equals');
+    if (field === 'optedOut') return r['value'] === false || r['value'] === 'false' ? 'not opted out' : 'opted out';
+    if (field === 'address') return `has ${ruleValue(r['value'])}`;
+    const name = field === 'attribute' ? `attribute ${str(r['name'])}` : RULE_FIELDS[field] ?? field;
+    return op === 'exists' ? `${name} is set` : `${name} ${RULE_OPS[op] ?? op} ${ruleValue(r['value'])}`;
+  }
+  const keys = Object.keys(r);
+  if (keys.length === 0) return 'everyone';
+  return keys.map((k) => (k === 'optedOut' ? (r[k] === false ? 'not opted out' : 'opted out') : `${RULE_FIELDS[k] ?? k} is ${ruleValue(r[k])}`)).join(' and ');
 }

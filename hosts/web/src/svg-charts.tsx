@@ -1,13 +1,21 @@
 import type { ReactNode } from 'react';
+import { formatTime } from './format.ts';
+import { useSession } from './session.tsx';
 
 /** Small charts drawn as inline SVG (no chart library: these pages refresh often and stay light). */
 
 export interface MinutePoint { minute: string; attempts: number; failed: number }
 
-const hhmm = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** Axis labels use the dashboard's one formatter, in the organization's time zone. */
+function useChartTime(): (value: string | number, style: 'time' | 'dayTime') => string {
+  const { timezone } = useSession();
+  return (value, style) => formatTime(value, timezone, style);
+}
 
 /** Attempts (blue) and failures (red, in front) per minute as bars, with a 0 / half / max scale and first, middle and last minute labels. */
 export function MinuteChart({ points, label }: { points: readonly MinutePoint[]; label: string }): ReactNode {
+  const time = useChartTime();
+  const hhmm = (iso: string): string => time(iso, 'time');
   const [width, height, left, bottom, top] = [720, 180, 36, 22, 8];
   const plotW = width - left - 4;
   const plotH = height - bottom - top;
@@ -60,7 +68,6 @@ export function Sparkline({ values, bad = [], label }: { values: readonly number
 export interface HourRate { hour: string; starts: number; approvals: number; conversionRate: number | null }
 
 const HOUR = 3_600_000;
-const dayHour = (ms: number): string => new Date(ms).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
 /**
  * A rate (0-100 %) per hour as bars on a fixed scale: the `slots` hours up to the current one, each bar at its own
@@ -69,6 +76,8 @@ const dayHour = (ms: number): string => new Date(ms).toLocaleString([], { weekda
 export function HourlyRateChart({ points, label, bad, legend, slots = 48, now = Date.now() }: {
   points: readonly HourRate[]; label: string; bad: (p: HourRate) => boolean; legend: { ok: string; bad: string }; slots?: number; now?: number;
 }): ReactNode {
+  const time = useChartTime();
+  const dayHour = (ms: number): string => time(ms, 'dayTime');
   const [width, height, left, bottom, top] = [720, 160, 40, 22, 8];
   const plotH = height - bottom - top;
   const last = Math.floor(now / HOUR) * HOUR;
@@ -103,7 +112,8 @@ export function HourlyRateChart({ points, label, bad, legend, slots = 48, now = 
 export interface DayCount { day: string; count: number }
 
 const DAY = 86_400_000;
-const dayLabel = (ms: number): string => new Date(ms).toLocaleDateString('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
+/** The API's day buckets are UTC dates: labelled as those dates. */
+const dayLabel = (ms: number): string => formatTime(ms, 'UTC', 'day');
 
 /**
  * A count per day (UTC dates `YYYY-MM-DD`) as bars over the `days` days ending today: a day without data

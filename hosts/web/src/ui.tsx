@@ -79,9 +79,12 @@ export function Field({ label, name, error, hint, children }: { label: string; n
 export function ErrorBanner({ error, shownFields = [] }: { error: ApiError | null; shownFields?: string[] }): ReactNode {
   if (!error) return null;
   const other = Object.entries(error.fieldErrors).filter(([k]) => !shownFields.includes(k));
+  // The API's VALIDATION_ERROR message repeats its first field error ("website: must be ..."): when every field
+  // error is said under its field, the banner only points there instead of saying it a second time (issue 35).
+  const saidBelow = error.code === 'VALIDATION_ERROR' && other.length === 0 && error.formErrors.length === 0 && Object.keys(error.fieldErrors).length > 0;
   return (
     <div className="banner error" role="alert">
-      <strong>{error.message}</strong> {error.code && error.status ? <code>{error.code}</code> : null}
+      <strong>{saidBelow ? 'Some fields need your attention: see below.' : error.message}</strong> {error.code && error.status ? <code>{error.code}</code> : null}
       {error.code === 'INSUFFICIENT_BALANCE' && <> <a href="/app/billing" data-testid="top-up-link">Top up your wallet on the Billing page</a>.</>}
       {(error.formErrors.length > 0 || other.length > 0) && (
         <ul>

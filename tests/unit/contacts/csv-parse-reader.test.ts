@@ -28,4 +28,22 @@ describe('CsvParseReader (csv-parse adapter of the CsvReader port)', () => {
     expect(rows.some((r) => 'error' in r)).to.equal(true);
     expect(rows.find((r) => 'record' in r)).to.deep.equal({ line: 2, record: { a: '1', b: '2' } });
   });
+
+  it('detects a semicolon or tab separator from the header row (issue 35); a comma inside a semicolon file is data', async () => {
+    const semicolon = await read('\uFEFFfirstName;phone;city\r\n"Mensah; Ama";0241110001;Accra, Osu\r\n', 3);
+    expect(semicolon).to.deep.equal([{ line: 2, record: { firstName: 'Mensah; Ama', phone: '0241110001', city: 'Accra, Osu' } }]);
+    const tab = await read('phone\temail\n0241110002\tama@x.test\n');
+    expect(tab).to.deep.equal([{ line: 2, record: { phone: '0241110002', email: 'ama@x.test' } }]);
+  });
+});
+
+describe('CSV dialect (core/domain/csv-dialect.ts): the one rule for the header check and the rows', () => {
+  it('picks the separator occurring most outside quotes, comma on a tie; splits quoted names', async () => {
+    const { detectSeparator, splitHeader } = await import('../../../core/domain/csv-dialect.ts');
+    expect(detectSeparator('phone')).to.equal(',');
+    expect(detectSeparator('\uFEFFname;phone\r')).to.equal(';');
+    expect(detectSeparator('"a;b;c",phone')).to.equal(',');
+    expect(detectSeparator('a\tb\tc,d')).to.equal('\t');
+    expect(splitHeader('\uFEFF"First ""Name""";Phone\r', ';')).to.deep.equal(['First "Name"', 'Phone']);
+  });
 });

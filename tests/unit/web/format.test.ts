@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asList, fill, formatTime, ghs, outboxFallbackChannels, outboxOnlyChannels, percent, placeholders, qs, toRules, toSeries } from '../../../hosts/web/src/format.ts';
+import { asList, describeRules, fill, formatTime, ghs, plural, zonedToIso, outboxFallbackChannels, outboxOnlyChannels, percent, placeholders, qs, toRules, toSeries } from '../../../hosts/web/src/format.ts';
 
 describe('dashboard helpers (hosts/web/src/format.ts)', () => {
   it('shows amounts as GHS with two decimals and thousands separators, and a dash for non-numbers', () => {
@@ -18,6 +18,10 @@ describe('dashboard helpers (hosts/web/src/format.ts)', () => {
     expect(formatTime('2026-11-23T05:55:27.000Z', 'Not/AZone')).to.equal('2026-11-23T05:55:27.000Z');
     expect(formatTime('yesterday', 'UTC')).to.equal('yesterday');
     expect(formatTime(null, 'UTC')).to.equal('—');
+    // One pattern for pages, chart axes and the bell (issue 35): day month, 24-hour clock, in the given zone.
+    expect(formatTime('2026-11-23T17:05:27.000Z', 'Africa/Lagos', 'time')).to.equal('18:05');
+    expect(formatTime('2026-11-23T17:05:27.000Z', 'Africa/Lagos', 'day')).to.equal('23 Nov');
+    expect(formatTime(Date.parse('2026-11-23T23:05:27.000Z'), 'Africa/Lagos', 'dayTime')).to.equal('24 Nov, 00:05');
   });
 
   it('detects template placeholders in order without duplicates, and fills the given sample values only', () => {
@@ -82,5 +86,23 @@ describe('dashboard helpers (hosts/web/src/format.ts)', () => {
     const p = (channel: string, vendor: string, active = true) => ({ name: `${vendor}-${channel}`, vendor, channel, active });
     expect(outboxFallbackChannels([p('SMS', 'arkesel-sms'), p('SMS', 'outbox'), p('EMAIL', 'outbox'), p('PUSH', 'fcm-push'), p('PUSH', 'outbox', false)])).to.deep.equal(['SMS']);
     expect(outboxFallbackChannels([p('SMS', 'outbox')])).to.deep.equal([]);
+  });
+
+  it('reads a send-later time in the organization\'s zone, and counts nouns (issue 35)', () => {
+    expect(zonedToIso('2026-12-24T09:30', 'Africa/Lagos')).to.equal('2026-12-24T08:30:00.000Z');
+    expect(zonedToIso('2026-12-24T09:30', 'Africa/Accra')).to.equal('2026-12-24T09:30:00.000Z');
+    expect(zonedToIso('2026-07-01T12:00', 'Europe/London')).to.equal('2026-07-01T11:00:00.000Z');
+    expect(zonedToIso('tomorrow', 'UTC')).to.equal(null);
+    expect(plural(1, 'SMS segment')).to.equal('1 SMS segment');
+    expect(plural(3, 'SMS segment')).to.equal('3 SMS segments');
+  });
+
+  it('says segment rules in words (issue 35)', () => {
+    expect(describeRules({ all: [{ field: 'phone', op: 'startsWith', value: ['024', '054', '055'] }, { field: 'optedOut', op: 'equals', value: false }] }))
+      .to.equal('phone starts with 024, 054 or 055 and not opted out');
+    expect(describeRules({ all: [{ field: 'tags', op: 'contains', value: 'vip' }, { any: [{ field: 'attribute', name: 'city', op: 'equals', value: 'Accra' }, { field: 'createdAt', op: 'after', value: '2026-01-01T00:00:00.000Z' }] }] }))
+      .to.equal('tags contains vip and (attribute city is Accra or added after 2026-01-01)');
+    expect(describeRules({ countryCode: 'GH', tags: ['vip'] })).to.equal('country is GH and tags is vip');
+    expect(describeRules({ all: [] })).to.equal('everyone');
   });
 });

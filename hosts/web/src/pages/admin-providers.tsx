@@ -27,6 +27,7 @@ export function AdminProvidersPage(): ReactNode {
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const form = useForm({ name: '', vendor: '', channel: 'SMS', countries: '*', priority: '100', settings: '', ratePerSecond: '', credentials: '' });
+  const [editing, setEditing] = useState<Row | null>(null);
   if (!session.isAdmin) return <Page title="Providers"><Notice kind="warning">Only platform administrators see this page.</Notice></Page>;
 
   const act = async (id: string, label: string, work: () => Promise<unknown>) => {
@@ -35,6 +36,7 @@ export function AdminProvidersPage(): ReactNode {
   };
   const check = (id: string) => act(id, 'Health checked.', async () => { setResults((x) => ({ ...x })); const r = await api.post<Row>(`/providers/${encodeURIComponent(id)}/health-check`); setResults((x) => ({ ...x, [id]: r })); });
   const onAdd = form.submit(async (v) => {
+    setNotice(null); setError(null); // a notice is about the last submission only
     const credentials = pairs(v.credentials);
     await api.post('/admin/providers', {
       name: v.name.trim(), vendor: v.vendor.trim(), channel: v.channel, priority: Number(v.priority),
@@ -66,9 +68,12 @@ export function AdminProvidersPage(): ReactNode {
                 <td>{str(p['channel'])}</td><td>{str(p['vendor'])}</td>
                 <td>{asList<Row>(p['routes']).map((rt) => `${str(rt['country'])}:${str(rt['priority'])}`).join(', ')}</td>
                 <td>{health ? <><Badge value={health['status']} /> {health['latencyMs'] !== undefined ? `${str(health['latencyMs'])} ms` : ''} <Time value={health['checkedAt'] ?? health['at']} /></> : <span className="hint">never checked</span>}
-                  {r && (r instanceof Error ? <p className="field-error">{r.message}</p> : <p><small>Checked: {str(r['status'])} {str(r['message'], '')}</small></p>)}</td>
+                  {/* A failed check says why (the API's `detail`), not only "degraded" (issue 35). */}
+                  {health && health['ok'] === false && typeof health['detail'] === 'string' && <p className="field-error" data-testid="health-detail">{health['detail']}</p>}
+                  {r && (r instanceof Error ? <p className="field-error">{r.message}</p> : <p><small>Checked: {str(r['status'])}{r['ok'] === false ? '' : ` ${str(r['detail'], '')}`}</small></p>)}</td>
                 <td><div className="actions">
                   <button type="button" className="secondary small" disabled={busy === id} onClick={() => void check(id)} aria-label={`Check the health of ${name}`}>{busy === id ? 'Working…' : 'Health check'}</button>
+                  <button type="button" className="secondary small" disabled={busy === id} aria-label={`Edit ${name}`} aria-expanded={editing?.['id'] === id} onClick={() => setEditing(editing?.['id'] === id ? null : p)}>Edit</button>
                   <button type="button" className="secondary small" disabled={busy === id} aria-label={`${p['active'] === false ? 'Activate' : 'Deactivate'} ${name}`}
                     onClick={() => void act(id, `${name} ${p['active'] === false ? 'activated' : 'deactivated'}.`, () => api.patch(`/admin/providers/${encodeURIComponent(id)}`, { active: p['active'] === false }))}>
                     {p['active'] === false ? 'Activate' : 'Deactivate'}</button>
@@ -80,6 +85,8 @@ export function AdminProvidersPage(): ReactNode {
           })}</tbody>
         </table></div>
       )}
+      {editing && <EditProvider key={String(editing['id'])} provider={editing} onClose={() => setEditing(null)}
+        onSaved={async (text) => { setEditing(null); setError(null); setNotice(text); await providers.reload(); }} />}
       <form className="card" onSubmit={onAdd} noValidate aria-labelledby="add-provider">
         <h2 id="add-provider">Add a provider</h2>
         <ErrorBanner error={form.error} shownFields={['name', 'vendor', 'channel', 'priority', 'countries', 'settings', 'credentials']} />
@@ -98,5 +105,49 @@ export function AdminProvidersPage(): ReactNode {
         <button type="submit" disabled={form.submitting}>{form.submitting ? 'Adding…' : 'Add provider'}</button>
       </form>
     </Page>
+  );
+}
+
+/**
+ * Edits a provider (PATCH /admin/providers/{id}, docs/providers.md): name, priority, countries, settings, and the
+ * credentials, which are write-only: the field starts empty, empty keeps the stored set, anything typed replaces
+ * it (rotation, without downtime). The page never shows a stored credential.
+ */
+function EditProvider({ provider, onClose, onSaved }: { provider: Row; onClose: () => void; onSaved: (notice: string) => Promise<void> }): ReactNode {
+  const id = String(provider['id']);
+  const settings = (provider['settings'] ?? {}) as Record<string, unknown>;
+  const countries = asList<Row>(provider['routes']).map((r) => str(r['country']));
+  const form = useForm({
+    name: str(provider['name'], ''), priority: str(provider['priority'], '100'), countries: countries.join(', ') || '*',
+    settings: Object.entries(settings).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join('\n'), credentials: '',
+  });
+  const onSave = form.submit(async (v) => {
+    const credentials = pairs(v.credentials);
+    const rotate = Object.keys(credentials).length > 0;
+    await api.patch(`/admin/providers/${encodeURIComponent(id)}`, {
+      name: v.name.trim(), priority: Number(v.priority), countries: v.countries.split(',').map((c) => c.trim()).filter(Boolean), settings: pairs(v.settings),
+      ...(rotate ? { credentials } : {}),
+    });
+    await onSaved(`Provider ${v.name.trim()} saved${rotate ? ' with new credentials: the next sends use them' : ''}.`);
+  });
+  return (
+    <form className="card" onSubmit={onSave} noValidate aria-labelledby="edit-provider">
+      <h2 id="edit-provider">Edit {str(provider['name'])} <small className="hint">{str(provider['vendor'])} · {str(provider['channel'])}</small></h2>
+      <ErrorBanner error={form.error} shownFields={['name', 'priority', 'countries', 'settings', 'credentials']} />
+      <div className="row">
+        <Field label="Name" name="name" error={form.error}>{(f) => <input {...f} value={form.values.name} onChange={(e) => form.set('name', e.target.value)} />}</Field>
+        <Field label="Priority" name="priority" error={form.error} hint="Lower is tried first">{(f) => <input {...f} type="number" min={0} value={form.values.priority} onChange={(e) => form.set('priority', e.target.value)} />}</Field>
+        <Field label="Countries" name="countries" error={form.error} hint="ISO codes separated by commas, or *">{(f) => <input {...f} value={form.values.countries} onChange={(e) => form.set('countries', e.target.value)} />}</Field>
+      </div>
+      <Field label="Settings" name="settings" error={form.error} hint="One key=value per line (senderId, baseUrl, ratePerSecond ...)">{(f) => <textarea {...f} rows={3} value={form.values.settings} onChange={(e) => form.set('settings', e.target.value)} />}</Field>
+      <Field label="New credentials" name="credentials" error={form.error}
+        hint={`${provider['hasCredentials'] === true ? 'Credentials are stored (never shown). ' : ''}Leave empty to keep them; one key=value per line replaces the whole set (rotation).`}>
+        {(f) => <textarea {...f} rows={2} autoComplete="off" spellCheck={false} value={form.values.credentials} onChange={(e) => form.set('credentials', e.target.value)} />}
+      </Field>
+      <div className="actions">
+        <button type="submit" disabled={form.submitting}>{form.submitting ? 'Saving…' : 'Save provider'}</button>
+        <button type="button" className="secondary" onClick={onClose}>Cancel</button>
+      </div>
+    </form>
   );
 }

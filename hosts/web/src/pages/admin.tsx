@@ -136,7 +136,7 @@ function ApprovalCard({ approval, organizationName, onDone }: { approval: Row; o
       {typeof subject['subject'] === 'string' && <p><strong>{subject['subject']}</strong></p>}
       {typeof subject['purpose'] === 'string' && <p>Sender ID for: {subject['purpose']}{Array.isArray(subject['networks']) ? ` · networks ${(subject['networks'] as string[]).join(', ')}` : ''}</p>}
       {typeof text === 'string' && <p className="message-text bubble">{text}</p>}
-      {compliance && <ComplianceResult result={compliance} />}
+      {compliance && <ComplianceResult result={compliance} waiting={String(approval['status'] ?? 'PENDING').toUpperCase() === 'PENDING'} {...(typeof subject['category'] === 'string' ? { category: subject['category'] } : {})} />}
       <ErrorBanner error={error} />
       <label className="stacked">Comment (sent to the tenant with a rejection)<textarea rows={2} value={comment} onChange={(e) => setComment(e.target.value)} /></label>
       <div className="actions">

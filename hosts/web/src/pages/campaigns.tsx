@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
-import { etaText } from '../format.ts';
+import { etaText, plural } from '../format.ts';
 import { Link } from '../router.tsx';
-import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Select, Time, ghs, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
+import { Badge, CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Progress, Requires, Select, Time, ghs, str, toApiError, useAsync, useForm, useFormatTime, useRoutes } from '../ui.tsx';
 
 type Campaign = Record<string, unknown> & { id: string; name: string };
 type Row = Record<string, unknown> & { id: string; name: string };
@@ -68,6 +68,7 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
   const [estimate, setEstimate] = useState<Record<string, unknown> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const fmt = useFormatTime();
   const status = String(campaign['status'] ?? 'DRAFT').toUpperCase();
   const stats = (campaign['counts'] ?? campaign['stats'] ?? campaign['progress'] ?? {}) as Record<string, unknown>;
   const n = (k: string): number => Number(stats[k] ?? 0) || 0;
@@ -126,7 +127,7 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
                 ? 'Paused: no more recipients are handed over until you resume (messages already queued still go out).'
                 : `${progress['phase'] === 'FAN_OUT' ? 'Handing recipients over' : 'Delivering queued messages'}${typeof progress['ratePerSecond'] === 'number' ? ` at ${str(progress['ratePerSecond'])}/s` : ''}`
                   + ` · ${str(progress['queued'])} queued, ${str(progress['sent'])} sent, ${str(progress['failed'])} failed · ETA ${etaText(progress['etaSeconds'])}`
-                  + (progress['estimatedCompletionAt'] ? ` (${new Date(String(progress['estimatedCompletionAt'])).toLocaleTimeString()})` : '')}
+                  + (progress['estimatedCompletionAt'] ? ` (${fmt(progress['estimatedCompletionAt'])})` : '')}
             </p>
           )}
           <p className="hint">{['recipients', 'queued', 'scheduled', 'sent', 'delivered', 'failed', 'rejected', 'skipped'].filter((k) => stats[k] !== undefined).map((k) => `${k} ${n(k)}`).join(' · ')}</p>
@@ -139,7 +140,7 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
         </p>
       )}
       {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
-      {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined ? `, ${str(estimate['segments'])} SMS segments` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
+      {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined && campaign['channel'] === 'SMS' ? `, ${plural(estimate['segments'], 'SMS segment')} per message` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
       {estimate && (() => {
         const cap = estimate['newTenantCap'] as Record<string, unknown> | null | undefined;
         return cap && Number(cap['wouldRefuse']) > 0

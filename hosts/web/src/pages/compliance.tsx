@@ -57,7 +57,7 @@ function Checker(): ReactNode {
         <Field label="Message" name="message" error={form.error}>{(p) => <textarea {...p} rows={4} value={form.values.message} onChange={(e) => form.set('message', e.target.value)} />}</Field>
         <Field label="Category" name="category" error={form.error}>{(p) => <Select {...p} options={CATEGORIES} value={form.values.category} onChange={(c) => form.set('category', c)} />}</Field>
         <button type="submit" disabled={form.submitting}>Check</button>
-        {result && <ComplianceResult result={result} />}
+        {result && <ComplianceResult result={result} category={form.values.category} />}
       </form>
     </Requires>
   );
@@ -75,6 +75,7 @@ function Suppression(): ReactNode {
   const form = useForm({ phone: '', email: '', channel: '', reason: '' });
   const [added, setAdded] = useState(false);
   const onSubmit = form.submit(async (v) => {
+    setAdded(false); // a notice is about the last submission only
     const body: Record<string, string> = {};
     for (const [k, val] of Object.entries(v)) if (val.trim()) body[k] = val.trim();
     await api.post('/compliance/suppression', body);

@@ -18,6 +18,7 @@ function Contacts(): ReactNode {
   const form = useForm({ firstName: '', lastName: '', phone: '', email: '', countryCode: 'GH', tags: '', timeZone: '' });
   const [added, setAdded] = useState<string | null>(null);
   const onSubmit = form.submit(async (v) => {
+    setAdded(null); // a notice is about the last submission only: never next to a new attempt's error
     const body: Record<string, unknown> = {};
     for (const k of ['firstName', 'lastName', 'phone', 'email', 'countryCode', 'timeZone'] as const) if (v[k].trim()) body[k] = v[k].trim();
     const tags = v.tags.split(',').map((t) => t.trim()).filter(Boolean);

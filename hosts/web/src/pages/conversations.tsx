@@ -61,6 +61,7 @@ export function ConversationPage({ id }: { id: string }): ReactNode {
   const form = useForm({ body: '' });
   const [note, setNote] = useState<string | null>(null);
   const onSubmit = form.submit(async (v) => {
+    setNote(null); // a notice is about the last submission only
     await api.post(`/conversations/${encodeURIComponent(id)}/reply`, { body: v.body });
     setNote('Reply queued.');
     form.reset();

@@ -44,6 +44,7 @@ function Events(): ReactNode {
   const canEdit = routes?.has('PATCH /events/{id}') ?? false;
 
   const onSubmit = form.submit(async (v) => {
+    setSaved(null); // a notice is about the last submission only: never next to a new attempt's error
     const body: Record<string, unknown> = { name: v.name, slug: v.slug, channelPriority: v.channelPriority, fallbackRules: { channels: v.fallback }, isActive: v.isActive };
     if (v.description.trim()) body['description'] = v.description;
     if (v.templateId) body['templateId'] = v.templateId;
@@ -100,12 +101,18 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
   const linked = (event['template'] as Template | undefined) ?? templates.find((t) => t.id === event['templateId']);
   const vars = linked ? (linked.variables?.length ? linked.variables : placeholders(linked.body)) : [];
   const [open, setOpen] = useState(false);
-  const form = useForm({ to: '', variables: {} as Record<string, string> });
+  const form = useForm({ to: '', subscriberId: '', variables: {} as Record<string, string> });
   const [result, setResult] = useState<Record<string, unknown> | null>(null);
-  const onTrigger = form.submit(async (v) => {
-    setResult(await api.post<Record<string, unknown>>('/events/trigger', { event: event.slug, to: v.to, variables: v.variables, idempotencyKey: `dashboard-test-${Date.now()}` }));
-  });
   const fb = (event['fallbackRules'] as { channels?: string[] } | null)?.channels ?? [];
+  // IN_APP reaches a subscriber (the tenant's id of the person, docs/inbox.md), not a phone or an address.
+  const inApp = [...((event['channelPriority'] as string[] | undefined) ?? []), ...fb].includes('IN_APP');
+  const onTrigger = form.submit(async (v) => {
+    setResult(null);
+    setResult(await api.post<Record<string, unknown>>('/events/trigger', {
+      event: event.slug, ...(v.to.trim() ? { to: v.to.trim() } : {}), ...(v.subscriberId.trim() ? { subscriberId: v.subscriberId.trim() } : {}),
+      variables: v.variables, idempotencyKey: `dashboard-test-${Date.now()}`,
+    }));
+  });
   const routes = useRoutes();
   const canHistory = routes?.has('GET /events/{id}/triggers') ?? false;
   const [showHistory, setShowHistory] = useState(false);
@@ -130,8 +137,9 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
       ))}
       {open && (
         <form onSubmit={onTrigger} noValidate aria-label={`Trigger ${event.slug}`}>
-          <ErrorBanner error={form.error} shownFields={['to', 'variables']} />
-          <Field label="Send the test to" name="to" error={form.error} hint="A phone number, email address or device token">{(p) => <input {...p} value={form.values.to} onChange={(e) => form.set('to', e.target.value)} />}</Field>
+          <ErrorBanner error={form.error} shownFields={['to', 'subscriberId', 'variables']} />
+          <Field label="Send the test to" name="to" error={form.error} hint={inApp ? 'A phone number, email address or device token (optional for IN_APP: give a subscriber id)' : 'A phone number, email address or device token'}>{(p) => <input {...p} value={form.values.to} onChange={(e) => form.set('to', e.target.value)} />}</Field>
+          {inApp && <Field label="Subscriber id (IN_APP)" name="subscriberId" error={form.error} hint="Your id of the person whose in-app bell receives it, e.g. user-8841">{(p) => <input {...p} value={form.values.subscriberId} onChange={(e) => form.set('subscriberId', e.target.value)} />}</Field>}
           {vars.map((n) => <Field key={n} label={n} name={`variables.${n}`} error={form.error}>{(p) => <input {...p} value={form.values.variables[n] ?? ''} onChange={(e) => form.set('variables', { ...form.values.variables, [n]: e.target.value })} />}</Field>)}
           <button type="submit" disabled={form.submitting}>{form.submitting ? 'Triggering…' : 'Trigger now'}</button>
           {result && (() => {

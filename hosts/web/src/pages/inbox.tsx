@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { api } from '../api.ts';
 import { CopyButton, ErrorBanner, Field, Loading, Notice, Page, Requires, SecretOnce, Time, toApiError, useAsync, useForm } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
+import { useSession } from '../session.tsx';
 
 interface InboxSettings { configured: boolean; appId: string | null; secretHint: string | null; createdAt: string | null; rotatedAt: string | null }
 
@@ -22,6 +23,7 @@ function InboxSettingsView(): ReactNode {
   const [rotateError, setRotateError] = useState<ApiError | null>(null);
   const [example, setExample] = useState<string | null>(null);
   const form = useForm({ subscriberId: '' });
+  const { timezone } = useSession();
   const rotate = async (): Promise<void> => {
     if (settings.data?.configured && !confirm('Rotate the inbox secret? Every subscriber hash made with the current secret stops working at once.')) return;
     try {
@@ -33,12 +35,12 @@ function InboxSettingsView(): ReactNode {
   };
   const tryIt = form.submit(async (v) => {
     const result = await api.post<{ appId: string; subscriberId: string; subscriberHash: string }>('/inbox/settings/subscriber-hash', { subscriberId: v.subscriberId });
-    setExample(`/inbox/example?${new URLSearchParams({ appId: result.appId, subscriberId: result.subscriberId, subscriberHash: result.subscriberHash })}`);
+    setExample(`/inbox/example?${new URLSearchParams({ appId: result.appId, subscriberId: result.subscriberId, subscriberHash: result.subscriberHash, timeZone: timezone })}`);
   });
   if (settings.loading && !settings.data) return <Loading />;
   const s = settings.data;
   const origin = location.origin;
-  const snippet = `<script src="${origin}/inbox/v1/inbox.js"></script>\n<nkra-inbox app-id="${s?.appId ?? 'app_…'}" subscriber-id="USER_ID" subscriber-hash="HASH_FROM_YOUR_BACKEND"></nkra-inbox>`;
+  const snippet = `<script src="${origin}/inbox/v1/inbox.js"></script>\n<nkra-inbox app-id="${s?.appId ?? 'app_…'}" subscriber-id="USER_ID" subscriber-hash="HASH_FROM_YOUR_BACKEND" time-zone="${timezone}"></nkra-inbox>`;
   const backend = `import { createHmac } from 'node:crypto';\nconst subscriberHash = createHmac('sha256', process.env.NKRA_INBOX_SECRET).update(user.id).digest('hex');`;
   return (
     <>

@@ -5,6 +5,7 @@ import { Badge, CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, STATUSES, S
 import type { ApiError } from '../api.ts';
 import { DeliveryBadge } from '../delivery-badge.tsx';
 import { DeliveryBacklogCard } from '../delivery-backlog.tsx';
+import { plural } from '../format.ts';
 
 type Log = Record<string, unknown> & { id: string };
 interface LogPage { items: Log[]; page: number; limit: number; total: number; totalIsExact?: boolean; totalPages: number }
@@ -95,7 +96,7 @@ export function LogDetailPage({ id }: { id: string }): ReactNode {
           <dl className="facts card">
             <dt>Status</dt><dd><DeliveryBadge log={d} /> {typeof d['errorCode'] === 'string' && <code>{d['errorCode']}</code>} {str(d['errorMessage'], '')}</dd>
             <dt>Recipient</dt><dd>{str(d['recipient'])}</dd><dt>Channel</dt><dd>{str(d['channel'])}</dd><dt>Category</dt><dd>{str(d['category'])}</dd>
-            <dt>Cost</dt><dd>{ghs(d['cost'])}{d['segments'] ? ` · ${str(d['segments'])} segment(s), ${str(d['encoding'])}` : ''}</dd>
+            <dt>Cost</dt><dd>{ghs(d['cost'])}{d['channel'] === 'SMS' && d['segments'] ? ` · ${plural(d['segments'], 'SMS segment')}, ${str(d['encoding'])}` : ''}</dd>
             <dt>Provider</dt><dd>{str(d['provider'])}</dd><dt>Message id</dt><dd><code>{str(d['internalMessageId'])}</code></dd>
             <dt>Created</dt><dd><Time value={d['createdAt']} /></dd>
             {d['scheduledAt'] ? <><dt>Planned time</dt><dd><Time value={d['scheduledAt']} />{d['status'] === 'SCHEDULED' ? <> · <Link to="/app/scheduled">cancel it under Scheduled</Link></> : null}</dd></> : null}
@@ -113,7 +114,9 @@ export function LogDetailPage({ id }: { id: string }): ReactNode {
           {attempts.length === 0 ? <p className="hint">No delivery attempt yet{d['status'] === 'QUEUED' ? ': the message waits in the queue' : ''}.</p> : (
             <div className="table-wrap"><table>
               <thead><tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">Provider</th><th scope="col">Outcome</th><th scope="col">Error</th><th scope="col">Duration</th></tr></thead>
-              <tbody>{attempts.map((a) => <tr key={a.attempt}><td>{a.attempt}</td><td><Time value={a.at} /></td><td>{a.provider}</td><td><Badge value={a.outcome} /></td><td>{a.errorCode ? <><code>{a.errorCode}</code> {a.errorMessage}{a.retryable ? ' (retried)' : ''}</> : '—'}</td><td>{a.durationMs !== undefined ? `${a.durationMs} ms` : '—'}</td></tr>)}</tbody>
+              {/* Numbered in order (the API's `attempt` is the queue run, the same for every failover inside one run); "retried"
+                  only where another attempt did follow, on the next provider or in a later run (issue 35). */}
+              <tbody>{attempts.map((a, i) => <tr key={i} data-testid="attempt"><td>{i + 1}</td><td><Time value={a.at} /></td><td>{a.provider}</td><td><Badge value={a.outcome} /></td><td>{a.errorCode ? <><code>{a.errorCode}</code> {a.errorMessage}{i < attempts.length - 1 ? ` (retried${attempts[i + 1]!.provider !== a.provider ? ` on ${attempts[i + 1]!.provider}` : ''})` : ''}</> : '—'}</td><td>{a.durationMs !== undefined ? `${a.durationMs} ms` : '—'}</td></tr>)}</tbody>
             </table></div>
           )}
         </>

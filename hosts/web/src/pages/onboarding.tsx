@@ -12,7 +12,11 @@ export function OnboardingPage(): ReactNode {
   const session = useSession();
   const org = session.organization ?? {} as Record<string, unknown>;
   const s = (k: string): string => (typeof org[k] === 'string' ? String(org[k]) : '');
-  const form = useForm({
+  // What was typed survives leaving the page and coming back (the browser's Back button, a link followed to read the
+  // rules): a draft per organization in sessionStorage until it is saved (issue 35).
+  const draftKey = `nkra.onboarding-draft.${session.organizationId ?? ''}`;
+  const draft = readDraft(draftKey);
+  const form = useForm<OnboardingDraft>(draft ?? {
     name: s('name'), industry: s('industry'), businessPhone: s('businessPhone'), businessEmail: s('businessEmail'),
     timezone: s('timezone') || 'Africa/Accra', defaultLanguage: s('defaultLanguage') || 'en', website: s('website'),
     monthlyVolume: org['monthlyVolume'] == null ? '' : String(org['monthlyVolume']),
@@ -20,7 +24,12 @@ export function OnboardingPage(): ReactNode {
     complianceAcknowledged: org['complianceAcknowledged'] === true,
   });
   const [saved, setSaved] = useState(false);
-  useEffect(() => setSaved(false), [form.values]);
+  const [pristine, setPristine] = useState(true);
+  useEffect(() => {
+    if (pristine) { setPristine(false); return; }
+    setSaved(false);
+    try { sessionStorage.setItem(draftKey, JSON.stringify(form.values)); } catch { /* storage full or off: nothing kept */ }
+  }, [form.values]); // eslint-disable-line react-hooks/exhaustive-deps
   const onboarded = org['onboardingComplete'] === true;
 
   const onSubmit = form.submit(async (v) => {
@@ -34,6 +43,7 @@ export function OnboardingPage(): ReactNode {
     if (v.monthlyVolume.trim()) body['monthlyVolume'] = Number(v.monthlyVolume);
     if (v.complianceAcknowledged) body['onboardingComplete'] = true;
     await api.patch('/organizations/current', body);
+    try { sessionStorage.removeItem(draftKey); } catch { /* nothing kept */ }
     await session.refresh();
     setSaved(true);
     if (!onboarded && v.complianceAcknowledged) navigate('/app');
@@ -48,7 +58,7 @@ export function OnboardingPage(): ReactNode {
         <ErrorBanner error={form.error} shownFields={['name', 'industry', 'businessPhone', 'businessEmail', 'timezone', 'defaultLanguage', 'website', 'monthlyVolume', 'preferredChannels', 'complianceAcknowledged']} />
         {text('name', 'Organization name')}
         <Field label="Industry" name="industry" error={form.error}>{(p) => <select {...p} value={form.values.industry} onChange={(e) => form.set('industry', e.target.value)}>{INDUSTRIES.map((i) => <option key={i} value={i}>{i || 'Choose…'}</option>)}</select>}</Field>
-        <div className="row">{text('businessPhone', 'Business phone', 'tel')}{text('businessEmail', 'Business email', 'email')}</div>
+        <div className="row">{text('businessPhone', 'Business phone', 'tel', 'e.g. 030 123 4567 or +233 30 123 4567')}{text('businessEmail', 'Business email', 'email')}</div>
         <div className="row">
           <Field label="Timezone" name="timezone" error={form.error} hint="Times in the dashboard are shown in this timezone">{(p) => <select {...p} value={form.values.timezone} onChange={(e) => form.set('timezone', e.target.value)}>{[...new Set([form.values.timezone, ...TIMEZONES])].map((t) => <option key={t}>{t}</option>)}</select>}</Field>
           {text('defaultLanguage', 'Default language', 'text', 'e.g. en, fr, tw')}
@@ -74,4 +84,19 @@ export function OnboardingPage(): ReactNode {
       </form>
     </Page>
   );
+}
+
+type OnboardingDraft = {
+  name: string; industry: string; businessPhone: string; businessEmail: string; timezone: string; defaultLanguage: string; website: string;
+  monthlyVolume: string; preferredChannels: string[]; complianceAcknowledged: boolean;
+};
+
+function readDraft(key: string): OnboardingDraft | null {
+  try {
+    const raw = sessionStorage.getItem(key);
+    const value = raw ? JSON.parse(raw) as OnboardingDraft : null;
+    return value && typeof value.name === 'string' && Array.isArray(value.preferredChannels) ? value : null;
+  } catch {
+    return null;
+  }
 }

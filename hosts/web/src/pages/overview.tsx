@@ -4,7 +4,7 @@ import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { OutboxBanner } from '../outbox-banner.tsx';
 import { useSession } from '../session.tsx';
-import { percent as pct, toSeries } from '../format.ts';
+import { formatTime, percent as pct, toSeries } from '../format.ts';
 import { SEND_CHANNELS as CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
@@ -68,7 +68,7 @@ export function OverviewPage(): ReactNode {
           {channels.length > 0 && (
             <div className="chart" role="img" aria-label={`Messages per day per channel over the last 30 days: ${channels.join(', ')}`}>
               <ResponsiveContainer width="100%" height={280}>
-                <BarChart data={series}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} minTickGap={12} /><YAxis allowDecimals={false} width={40} /><Tooltip /><Legend />
+                <BarChart data={series}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="date" tickFormatter={(d: string) => formatTime(`${d}T00:00:00Z`, 'UTC', 'day')} minTickGap={12} /><YAxis allowDecimals={false} width={40} /><Tooltip labelFormatter={(d) => formatTime(`${String(d)}T00:00:00Z`, 'UTC', 'day')} /><Legend />
                   {channels.map((c) => <Bar key={c} dataKey={c} stackId="volume" fill={COLORS[c]} isAnimationActive={false} />)}
                 </BarChart>
               </ResponsiveContainer>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList, type ApiError } from '../api.ts';
-import { toRules, type Condition } from '../format.ts';
+import { describeRules, toRules, type Condition } from '../format.ts';
 import { Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, str, toApiError, useAsync, useForm } from '../ui.tsx';
 
 type Segment = Record<string, unknown> & { id: string; name: string };
@@ -109,7 +109,7 @@ function Segments(): ReactNode {
       {segments.data && segments.data.length > 0 && (
         <div className="table-wrap"><table>
           <thead><tr><th scope="col">Name</th><th scope="col">Contacts</th><th scope="col">Rules</th><th scope="col">Created</th></tr></thead>
-          <tbody>{segments.data.map((s) => <tr key={s.id}><td>{s.name}</td><td>{str(s['contactCount'] ?? s['count'])}</td><td><code className="clip">{JSON.stringify(s['rules'])}</code></td><td><Time value={s['createdAt']} /></td></tr>)}</tbody>
+          <tbody>{segments.data.map((s) => <tr key={s.id}><td>{s.name}</td><td>{str(s['contactCount'] ?? s['count'])}</td><td data-testid="segment-rules"><span className="clip" title={JSON.stringify(s['rules'])}>{describeRules(s['rules'])}</span></td><td><Time value={s['createdAt']} /></td></tr>)}</tbody>
         </table></div>
       )}
     </>

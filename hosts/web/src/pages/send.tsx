@@ -2,7 +2,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { OutboxBanner } from '../outbox-banner.tsx';
-import { Badge, SEND_CHANNELS, ErrorBanner, Field, Notice, Page, Select, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
+import { Badge, SEND_CHANNELS, ErrorBanner, Field, Notice, Page, Select, Time, ghs, placeholders, str, toApiError, useAsync, useForm } from '../ui.tsx';
+import { plural, zonedToIso } from '../format.ts';
+import { useSession } from '../session.tsx';
 import type { ApiError } from '../api.ts';
 import { DeliveryBadge } from '../delivery-badge.tsx';
 
@@ -11,7 +13,8 @@ interface Preview { encoding: string | null; characters: number | null; segments
 
 export function SendPage(): ReactNode {
   const templates = useAsync(async () => asList<Template>(await api.get('/templates')));
-  const form = useForm({ channel: 'SMS', to: '', templateId: '', body: '', subject: '', variables: {} as Record<string, string>, countryCode: 'GH' });
+  const form = useForm({ channel: 'SMS', to: '', templateId: '', body: '', subject: '', variables: {} as Record<string, string>, countryCode: 'GH', later: false, sendAt: '' });
+  const { timezone } = useSession();
   const [preview, setPreview] = useState<Preview | null>(null);
   const [previewError, setPreviewError] = useState<ApiError | null>(null);
   const [sent, setSent] = useState<Record<string, unknown> | null>(null);
@@ -23,6 +26,11 @@ export function SendPage(): ReactNode {
     if (v.templateId) { b['templateId'] = v.templateId; b['variables'] = Object.fromEntries(vars.map((n) => [n, v.variables[n] ?? ''])); } else b['body'] = v.body;
     if ((v.channel === 'EMAIL' || v.channel === 'IN_APP' || v.channel === 'PUSH') && v.subject.trim()) b['subject'] = v.subject.trim();
     return b;
+  };
+  /** "Send later": the API's `sendAt` (docs/scheduling.md), typed as a wall-clock time in the organization's zone. */
+  const sendAt = (v: typeof form.values): Record<string, unknown> => {
+    if (!v.later) return {};
+    return { sendAt: zonedToIso(v.sendAt, timezone) ?? v.sendAt };
   };
 
   // Live cost and encoding preview (debounced) whenever the message changes.
@@ -42,8 +50,16 @@ export function SendPage(): ReactNode {
   useEffect(() => { setSendKey(newIdempotencyKey()); }, [form.values]);
   const onSubmit = form.submit(async (v) => {
     setSent(null);
-    setSent(await api.post<Record<string, unknown>>('/messages/send', { ...body(v), idempotencyKey: sendKey }));
+    setSent(await api.post<Record<string, unknown>>('/messages/send', { ...body(v), ...sendAt(v), idempotencyKey: sendKey }));
   });
+  // A notice is about the message as it was sent: editing the form starts a new one.
+  const [sentValues, setSentValues] = useState<typeof form.values | null>(null);
+  useEffect(() => { if (sent) setSentValues(form.values); }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => { if (sent && sentValues && sentValues !== form.values) { setSent(null); setSentValues(null); } }, [form.values]); // eslint-disable-line react-hooks/exhaustive-deps
+  // A recipient the preview refuses is said under the Recipient field, not in the preview box.
+  const recipientError = form.error?.fieldErrors['to'] ? form.error : previewError?.fieldErrors['to'] ? previewError : null;
+  const previewOther = previewError && !(Object.keys(previewError.fieldErrors).length === 1 && previewError.fieldErrors['to']) ? previewError : null;
+  const isSms = form.values.channel === 'SMS';
   const channelTemplates = (templates.data ?? []).filter((t) => t.channel === form.values.channel);
 
   return (
@@ -51,12 +67,12 @@ export function SendPage(): ReactNode {
       <OutboxBanner />
       <div className="split">
         <form className="card" onSubmit={onSubmit} noValidate>
-          <ErrorBanner error={form.error} shownFields={['channel', 'to', 'templateId', 'body', 'subject', 'variables', 'countryCode']} />
+          <ErrorBanner error={form.error} shownFields={['channel', 'to', 'templateId', 'body', 'subject', 'variables', 'countryCode', 'sendAt']} />
           <div className="row">
             <Field label="Channel" name="channel" error={form.error}>{(p) => <Select {...p} options={SEND_CHANNELS} value={form.values.channel} onChange={(c) => { form.set('channel', c); form.set('templateId', ''); }} />}</Field>
             <Field label="Country" name="countryCode" error={form.error}>{(p) => <input {...p} value={form.values.countryCode} maxLength={2} onChange={(e) => form.set('countryCode', e.target.value.toUpperCase())} />}</Field>
           </div>
-          <Field label="Recipient" name="to" error={form.error} hint={form.values.channel === 'EMAIL' ? 'An email address' : form.values.channel === 'PUSH' ? 'A device token' : form.values.channel === 'IN_APP' ? 'A subscriber id: your own id of the user (their in-app bell)' : 'A phone number, e.g. 024 123 4567'}>
+          <Field label="Recipient" name="to" error={recipientError} hint={form.values.channel === 'EMAIL' ? 'An email address' : form.values.channel === 'PUSH' ? 'A device token' : form.values.channel === 'IN_APP' ? 'A subscriber id: your own id of the user (their in-app bell)' : 'A phone number, e.g. 024 123 4567'}>
             {(p) => <input {...p} value={form.values.to} onChange={(e) => form.set('to', e.target.value)} autoComplete="off" />}
           </Field>
           <Field label="Template" name="templateId" error={form.error} hint={channelTemplates.length ? undefined : `No ${form.values.channel} templates yet: write the message below or create one under Templates.`}>
@@ -78,18 +94,23 @@ export function SendPage(): ReactNode {
           ) : (
             <Field label="Message" name="body" error={form.error}>{(p) => <textarea {...p} rows={5} value={form.values.body} onChange={(e) => form.set('body', e.target.value)} />}</Field>
           )}
-          <button type="submit" disabled={form.submitting}>{form.submitting ? 'Sending…' : 'Send'}</button>
+          <fieldset className="send-later">
+            <legend className="sr-only">When</legend>
+            <label className="inline"><input type="checkbox" checked={form.values.later} onChange={(e) => form.set('later', e.target.checked)} /> Send later</label>
+            {form.values.later && <Field label={`Send at (${timezone})`} name="sendAt" error={form.error} hint="Up to 35 days ahead; until then it waits under Scheduled, where you can cancel it">{(p) => <input {...p} type="datetime-local" value={form.values.sendAt} onChange={(e) => form.set('sendAt', e.target.value)} />}</Field>}
+          </fieldset>
+          <button type="submit" disabled={form.submitting}>{form.submitting ? (form.values.later ? 'Scheduling…' : 'Sending…') : form.values.later ? 'Schedule' : 'Send'}</button>
         </form>
         <aside className="card" aria-labelledby="preview-h" aria-live="polite">
           <h2 id="preview-h">Preview and cost</h2>
-          {!preview && !previewError && <p className="hint">Enter a recipient and a message to see its encoding, segments and price before you send.</p>}
-          {previewError && <ErrorBanner error={previewError} />}
+          {!preview && !previewOther && <p className="hint">{recipientError ? 'Correct the recipient to see the price.' : `Enter a recipient and a message to see ${isSms ? 'its encoding, segments and price' : 'its price'} before you send.`}</p>}
+          {previewOther && <ErrorBanner error={previewOther} shownFields={['to']} />}
           {preview && (
             <dl className="facts" data-testid="preview">
               <dt>To</dt><dd>{preview.recipient} ({preview.country})</dd>
               {preview.encoding && <><dt>Encoding</dt><dd>{preview.encoding}</dd></>}
               {preview.characters !== null && <><dt>Characters</dt><dd>{preview.characters} ({str(preview.perSegment)} per segment)</dd></>}
-              <dt>Segments</dt><dd>{preview.segments}</dd>
+              {preview.encoding && <><dt>Segments</dt><dd>{plural(preview.segments, 'SMS segment')}</dd></>}
               <dt>Unit price</dt><dd>{ghs(preview.unitPrice)} per {preview.unit}</dd>
               <dt>Total</dt><dd><strong data-testid="preview-price">{ghs(preview.price)}</strong>{preview.priceSource === 'OWN_ACCOUNT' ? ' (the fee for your own vendor account; it bills you for the message)' : ''}</dd>
               {preview.subject && <><dt>Subject</dt><dd>{preview.subject}</dd></>}
@@ -100,7 +121,7 @@ export function SendPage(): ReactNode {
       </div>
       {sent && (
         <Notice kind={sent['status'] === 'REJECTED' || sent['status'] === 'FAILED' || sent['localOnly'] === true ? 'warning' : 'success'}>
-          Message <DeliveryBadge log={sent} /> to {str(sent['recipient'])}, cost {ghs(sent['cost'])}.{' '}
+          Message <DeliveryBadge log={sent} /> to {str(sent['recipient'])}{sent['status'] === 'SCHEDULED' && typeof sent['scheduledAt'] === 'string' ? <> for <Time value={sent['scheduledAt']} /></> : null}, cost {ghs(sent['cost'])}.{' '}
           {typeof sent['errorCode'] === 'string' && <>Reason: <code>{sent['errorCode']}</code> {str(sent['errorMessage'], '')}. </>}
           <Link to={`/app/logs/${encodeURIComponent(String(sent['id']))}`}>See its delivery log</Link>
         </Notice>

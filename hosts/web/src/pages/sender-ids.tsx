@@ -14,6 +14,7 @@ export function SenderIdsSection(): ReactNode {
   const [note, setNote] = useState<string | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const onSubmit = form.submit(async (v) => {
+    setNote(null); setActionError(null); // a notice is about the last submission only
     const saved = await api.post<SenderId>('/sender-ids', { name: v.name, purpose: v.purpose, sampleMessage: v.sampleMessage, networks: v.networks.length ? v.networks : ['ALL'] });
     setNote(`Sender ID “${saved.name}” requested: a platform administrator reviews it. Sandbox keys may use it meanwhile.`);
     form.reset();

@@ -33,8 +33,11 @@ function VendorAccountsSection(): ReactNode {
   const list = useAsync(async () => api.get<VendorAccountList>('/vendor-accounts'));
   const form = useForm({ name: '', vendor: 'arkesel-sms', countries: 'GH', credentials: EXAMPLES['arkesel-sms']!.credentials, settings: EXAMPLES['arkesel-sms']!.settings, ratePerSecond: '', platformFallback: true });
   const [note, setNote] = useState<string | null>(null);
+  // The test's outcome is its own box: green only when the vendor accepted (issue 35).
+  const [tested, setTested] = useState<{ kind: 'success' | 'warning' | 'error'; text: string } | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const onSubmit = form.submit(async (v) => {
+    setNote(null); setTested(null); setActionError(null); // a notice is about the last submission only
     const saved = await api.post<VendorAccount>('/vendor-accounts', {
       name: v.name, vendor: v.vendor, countries: v.countries.split(',').map((c) => c.trim()).filter(Boolean),
       credentials: pairs(v.credentials), settings: { ...pairs(v.settings), ...(v.ratePerSecond.trim() ? { ratePerSecond: v.ratePerSecond.trim() } : {}) }, platformFallback: v.platformFallback,
@@ -44,14 +47,22 @@ function VendorAccountsSection(): ReactNode {
     await list.reload();
   });
   const act = async (work: () => Promise<unknown>, message: (r: unknown) => string): Promise<void> => {
-    try { setActionError(null); const r = await work(); setNote(message(r)); await list.reload(); } catch (e) { setActionError(toApiError(e)); }
+    try { setActionError(null); setTested(null); const r = await work(); setNote(message(r)); await list.reload(); } catch (e) { setActionError(toApiError(e)); }
   };
   const test = (a: VendorAccount): void => {
     const to = prompt(`Send a test message through “${a.name}” to:`, a.channel === 'EMAIL' ? '' : '+233');
-    if (to) void act(() => api.post(`/vendor-accounts/${encodeURIComponent(a.id)}/test-message`, { to }), (r) => {
-      const result = r as { accepted: boolean; errorCode?: string; errorMessage?: string };
-      return result.accepted ? `The vendor accepted the test message.` : `The vendor refused it: ${result.errorCode ?? ''} ${result.errorMessage ?? ''}`;
-    });
+    if (!to) return;
+    void (async () => {
+      setActionError(null); setNote(null); setTested(null);
+      try {
+        const result = await api.post<{ accepted: boolean; retryable?: boolean; errorCode?: string; errorMessage?: string }>(`/vendor-accounts/${encodeURIComponent(a.id)}/test-message`, { to });
+        const why = `${result.errorCode ?? ''} ${result.errorMessage ?? ''}`.trim();
+        // A retryable failure (network error, timeout, the vendor down) never reached a decision: not a refusal.
+        setTested(result.accepted ? { kind: 'success', text: `The vendor accepted the test message to ${to}.` }
+          : result.retryable ? { kind: 'warning', text: `The test did not reach the vendor: ${why}. Nothing was refused; check the network or try again.` }
+            : { kind: 'error', text: `The vendor refused the test message: ${why}.` });
+      } catch (e) { setActionError(toApiError(e)); }
+    })();
   };
   const vendors = Object.keys(list.data?.supportedVendors ?? { 'arkesel-sms': 'SMS' });
   return (
@@ -62,6 +73,7 @@ function VendorAccountsSection(): ReactNode {
       <p>Vendors that report back (Twilio, Africa’s Talking, Meta WhatsApp, SendGrid) need the account’s own <strong>callback URL</strong> in their dashboard:
         only that account’s secret is accepted there (Arkesel and Twilio delivery reports are requested with it automatically).</p>
       {note && <Notice kind="success">{note}</Notice>}
+      {tested && <div data-testid="vendor-test-result"><Notice kind={tested.kind}>{tested.text}</Notice></div>}
       <ErrorBanner error={actionError ?? list.error} />
       {list.loading && !list.data && <Loading />}
       {list.data?.items.length === 0 && <Empty title="No own accounts">Your messages use the platform’s providers.</Empty>}
