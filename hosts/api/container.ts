@@ -24,6 +24,7 @@ import { bindAdminModule } from './modules/admin-module.ts';
 import { withImpersonationAudit } from './middleware/impersonation-audit.ts';
 import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
+import { bindTwoFactorModule } from './modules/two-factor-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { bindBillingModule } from './modules/billing-module.ts';
@@ -47,6 +48,7 @@ export interface ApiOverrides extends MessagingOverrides {
 const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindSystemModule,
   bindAuthModule,
+  bindTwoFactorModule,
   bindMessagingModule,
   bindProvidersModule,
   bindOrganizationsModule,
