@@ -9,7 +9,8 @@ import { FinishPasskeyRegistration } from '../../../core/use-cases/two-factor/fi
 import { GetTwoFactorStatus } from '../../../core/use-cases/two-factor/get-two-factor-status.ts';
 import { RegenerateRecoveryCodes } from '../../../core/use-cases/two-factor/regenerate-recovery-codes.ts';
 import { RemovePasskey } from '../../../core/use-cases/two-factor/remove-passkey.ts';
-import { GetTwoFactorRequirement, SetTwoFactorRequirement } from '../../../core/use-cases/two-factor/set-two-factor-requirement.ts';
+import { GetTwoFactorRequirement } from '../../../core/use-cases/two-factor/get-two-factor-requirement.ts';
+import { SetTwoFactorRequirement } from '../../../core/use-cases/two-factor/set-two-factor-requirement.ts';
 import { StartPasskeyRegistration } from '../../../core/use-cases/two-factor/start-passkey-registration.ts';
 import { StartPasskeySignIn } from '../../../core/use-cases/two-factor/start-passkey-sign-in.ts';
 import { StartTotpEnrolment } from '../../../core/use-cases/two-factor/start-totp-enrolment.ts';

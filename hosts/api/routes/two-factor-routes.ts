@@ -6,7 +6,8 @@ import { RegisterPasskeyInput, RegisterPasskeySignInInput, type FinishPasskeyReg
 import type { GetTwoFactorStatus } from '../../../core/use-cases/two-factor/get-two-factor-status.ts';
 import type { RegenerateRecoveryCodes } from '../../../core/use-cases/two-factor/regenerate-recovery-codes.ts';
 import type { RemovePasskey } from '../../../core/use-cases/two-factor/remove-passkey.ts';
-import { TwoFactorRequirementInput, type GetTwoFactorRequirement, type SetTwoFactorRequirement } from '../../../core/use-cases/two-factor/set-two-factor-requirement.ts';
+import type { GetTwoFactorRequirement } from '../../../core/use-cases/two-factor/get-two-factor-requirement.ts';
+import { TwoFactorRequirementInput, type SetTwoFactorRequirement } from '../../../core/use-cases/two-factor/set-two-factor-requirement.ts';
 import type { StartPasskeyRegistration } from '../../../core/use-cases/two-factor/start-passkey-registration.ts';
 import { PasskeySignInOptionsInput, type StartPasskeySignIn } from '../../../core/use-cases/two-factor/start-passkey-sign-in.ts';
 import type { StartTotpEnrolment } from '../../../core/use-cases/two-factor/start-totp-enrolment.ts';
