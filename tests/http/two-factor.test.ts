@@ -224,5 +224,12 @@ describe('HTTP: two-factor sign-in', function () {
     // Other users of the same server are not affected.
     const plain = await registerUser(adminApp.api, 'platform-plain');
     expect((await passwordStep(plain, adminApp)).token).to.be.a('string');
+    // An impersonation session (issued before the requirement: sessions run until they end) cannot change factors.
+    const tenant = await registerTenant(adminApp.api, 'platform-impersonated');
+    const impersonation = await adminApp.api.post(`/admin/tenants/${tenant.organizationId}/impersonate`, undefined, { token: admin.token });
+    expect(impersonation.status, impersonation.text).to.equal(200);
+    const refused = await adminApp.api.post('/auth/two-factor/totp', undefined, { token: impersonation.body.data.token, organizationId: tenant.organizationId });
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error.code).to.equal('FORBIDDEN');
   });
 });
