@@ -8,6 +8,7 @@ import type { RetentionSettings } from '../adapters/postgres/partition-maintenan
 import type { ArchiveSettings } from '../adapters/archive/open-archive-target.ts';
 import { ARCHIVE_ENV, archiveConfig } from './archive-config.ts';
 import { intIn } from './env-values.ts';
+import { twoFactorConfig, type TwoFactorConfig } from './two-factor-config.ts';
 
 /**
  * Service configuration, read from environment variables and validated at start. Every variable is
@@ -87,6 +88,8 @@ export interface Config {
   archive: ArchiveSettings | null;
   /** PARTITION_MAINTENANCE_INTERVAL_MS: how often each worker runs partition upkeep and retention (one at a time across processes). */
   partitionMaintenanceMs: number;
+  /** Two-factor sign-in: WebAuthn relying party, challenge lifetime, the platform administrators' requirement (hosts/two-factor-config.ts). */
+  twoFactor: TwoFactorConfig;
 }
 
 /** A GHS amount with at most two decimals, as a number. */
@@ -216,6 +219,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     },
     archive,
     partitionMaintenanceMs: e.PARTITION_MAINTENANCE_INTERVAL_MS,
+    twoFactor: twoFactorConfig(present, publicUrl, e.NODE_ENV),
   };
 }
 

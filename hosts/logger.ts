@@ -6,6 +6,8 @@ export const REDACTED_PATHS = [
   'key', '*.key', 'apiKey', '*.apiKey', 'credentials', '*.credentials', 'jwtSecret', 'encryptionKey',
   'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-gateway-signature"]',
   'headers.authorization', 'headers["x-api-key"]',
+  // Two-factor sign-in (docs/security.md): never logged, whatever logs a body or an answer.
+  'challengeToken', '*.challengeToken', 'recoveryCode', '*.recoveryCode', 'recoveryCodes', '*.recoveryCodes', 'otpauthUri', '*.otpauthUri', 'sealedSecret', '*.sealedSecret',
   'paystackSecretKey', '*.paystackSecretKey', 'req.headers["x-paystack-signature"]',
   // Single sign-on: an organization's OpenID client secret, the sealed sign-in cookie (docs/security.md).
   'clientSecret', '*.clientSecret', 'client_secret', '*.client_secret', 'res.headers["set-cookie"]',

@@ -12,6 +12,7 @@ import { InMemoryApprovalRepository } from './in-memory-approval-repository.ts';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository.ts';
 import { InMemorySessionRevocationRepository } from './in-memory-session-revocation-repository.ts';
 import { InMemoryKnownLoginClientRepository } from './in-memory-known-login-client-repository.ts';
+import { InMemorySecondFactorRepository, InMemorySignInChallengeRepository, InMemoryTwoFactorPolicyRepository } from './in-memory-two-factor-repositories.ts';
 import { InMemorySenderIdRepository } from './in-memory-sender-id-repository.ts';
 import { InMemoryVerificationRepository } from './in-memory-verification-repository.ts';
 import { InMemoryInboxRepository } from './in-memory-inbox-repository.ts';
@@ -59,6 +60,7 @@ export class InMemoryStorage implements Storage {
   readonly jobs: InMemoryJobQueue;
   readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications; readonly optOutLinks; readonly sendWindows; readonly inbox;
   readonly conversations; readonly inboundNumbers; readonly sso;
+  readonly secondFactors; readonly signInChallenges; readonly twoFactorPolicies;
   /** Where the inbox repository publishes feed changes (in process). */
   readonly inboxFeed = new InMemoryInboxFeed();
   #tail: Promise<unknown> = Promise.resolve();
@@ -104,6 +106,9 @@ export class InMemoryStorage implements Storage {
     this.conversations = new InMemoryConversationRepository(this.state);
     this.inboundNumbers = new InMemoryInboundNumberRepository(this.state);
     this.sso = new InMemorySsoRepository(this.state);
+    this.secondFactors = new InMemorySecondFactorRepository(this.state);
+    this.signInChallenges = new InMemorySignInChallengeRepository(this.state);
+    this.twoFactorPolicies = new InMemoryTwoFactorPolicyRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -6,6 +6,7 @@ import type { ApiKey } from '../../core/domain/api-key.ts';
 import type { Membership, Organization } from '../../core/domain/organization.ts';
 import type { User } from '../../core/domain/user.ts';
 import type { SsoConnection, SsoDomain } from '../../core/domain/sso.ts';
+import type { Passkey, SignInChallenge, TotpFactor } from '../../core/domain/two-factor.ts';
 import type { LedgerEntry, Wallet } from '../../core/domain/wallet.ts';
 import type { ApprovalRequest } from '../../core/domain/approval.ts';
 import type { Message } from '../../core/domain/message.ts';
@@ -72,6 +73,12 @@ export class MemoryState {
   sessionCutoffs = new Map<string, Date>();
   /** user id -> client digest -> last seen. */
   knownLoginClients = new Map<string, Map<string, Date>>();
+  /** Two-factor: user id -> authenticator; user id -> recovery code digest -> used at; credential id -> passkey; challenge id -> challenge; organization id -> required since. */
+  totpFactors = new Map<string, TotpFactor>();
+  recoveryCodes = new Map<string, Map<string, Date | null>>();
+  passkeys = new Map<string, Passkey>();
+  signInChallenges = new Map<string, SignInChallenge>();
+  twoFactorPolicies = new Map<string, Date>();
   suppressions = new Map<string, Suppression>();
   optOutLinks = new Map<string, OptOutLink>();
   /** Seeded as migration 0021 seeds the database: GH marketing, Monday to Saturday, 08:00-19:00. */

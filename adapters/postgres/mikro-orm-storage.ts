@@ -19,6 +19,7 @@ import { SqlIdempotencyRepository } from './sql-idempotency-repository.ts';
 import { SqlSessionRevocationRepository } from './sql-session-revocation-repository.ts';
 import { SqlKnownLoginClientRepository } from './sql-known-login-client-repository.ts';
 import { SqlSsoRepository } from './sql-sso-repository.ts';
+import { SqlSecondFactorRepository, SqlSignInChallengeRepository, SqlTwoFactorPolicyRepository } from './sql-two-factor-repositories.ts';
 import { SqlSenderIdRepository } from './sql-sender-id-repository.ts';
 import { SqlOptOutLinkRepository } from './sql-opt-out-link-repository.ts';
 import { SqlSendWindowRepository } from './sql-send-window-repository.ts';
@@ -63,6 +64,9 @@ export class MikroOrmStorage implements Storage {
   get passwordResets() { return new MikroOrmPasswordResetRepository(this.#database.em()); }
   get sessionRevocations() { return new SqlSessionRevocationRepository(this.#database.em()); }
   get knownLoginClients() { return new SqlKnownLoginClientRepository(this.#database.em()); }
+  get secondFactors() { return new SqlSecondFactorRepository(this.#database.em()); }
+  get signInChallenges() { return new SqlSignInChallengeRepository(this.#database.em()); }
+  get twoFactorPolicies() { return new SqlTwoFactorPolicyRepository(this.#database.em()); }
   get messages() { return new MikroOrmMessageRepository(this.#database.em()); }
   get messageStatus() { return new SqlMessageStatusRepository(this.#database.em()); }
   get templates() { return new MikroOrmTemplateRepository(this.#database.em()); }
@@ -110,6 +114,9 @@ export class MikroOrmStorage implements Storage {
       passwordResets: new MikroOrmPasswordResetRepository(em),
       sessionRevocations: new SqlSessionRevocationRepository(em),
       knownLoginClients: new SqlKnownLoginClientRepository(em),
+      secondFactors: new SqlSecondFactorRepository(em),
+      signInChallenges: new SqlSignInChallengeRepository(em),
+      twoFactorPolicies: new SqlTwoFactorPolicyRepository(em),
       messages: new MikroOrmMessageRepository(em),
       messageStatus: new SqlMessageStatusRepository(em),
       templates: new MikroOrmTemplateRepository(em),

@@ -38,6 +38,9 @@ import type { SendWindowRepository } from './send-window-repository.ts';
 import type { ConversationRepository } from './conversation-repository.ts';
 import type { InboundNumberRepository } from './inbound-number-repository.ts';
 import type { SsoRepository } from './sso-repository.ts';
+import type { SecondFactorRepository } from './second-factor-repository.ts';
+import type { SignInChallengeRepository } from './sign-in-challenge-repository.ts';
+import type { TwoFactorPolicyRepository } from './two-factor-policy-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -84,6 +87,10 @@ export interface Repositories {
   inboundNumbers: InboundNumberRepository;
   /** Single sign-on connections and verified email domains. */
   sso: SsoRepository;
+  /** Two-factor sign-in (docs/security.md): users' factors, sign-in challenges, organizations' requirement. */
+  secondFactors: SecondFactorRepository;
+  signInChallenges: SignInChallengeRepository;
+  twoFactorPolicies: TwoFactorPolicyRepository;
 }
 
 /**

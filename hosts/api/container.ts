@@ -27,6 +27,7 @@ import { AUDITED_ROUTES } from './audit/org-audit-routes.ts';
 import { bindAuditLogModule } from './modules/audit-log-module.ts';
 import { bindEventsModule } from './modules/events-module.ts';
 import { bindAuthModule } from './modules/auth-module.ts';
+import { bindTwoFactorModule } from './modules/two-factor-module.ts';
 import { bindOrganizationsModule } from './modules/organizations-module.ts';
 import { bindSystemModule } from './modules/system-module.ts';
 import { bindBillingModule } from './modules/billing-module.ts';
@@ -51,6 +52,7 @@ export interface ApiOverrides extends MessagingOverrides {
 const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindSystemModule,
   bindAuthModule,
+  bindTwoFactorModule,
   bindMessagingModule,
   bindProvidersModule,
   bindOrganizationsModule,

@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     retention: { messagesMonths: 0, outboundEventsMonths: 0, webhookDeliveriesDays: 0, monthsAhead: 3, auditLogDays: 0 },
     archive: null,
     partitionMaintenanceMs: 3_600_000,
+    twoFactor: { rpId: 'localhost', rpName: 'Nkra', issuer: 'Nkra', origins: ['http://localhost:3000'], challengeTtlSeconds: 300, requiredForPlatformAdmins: false },
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { listUserOrganizations } from './list-user-organizations.ts';
 import { assertPasswordAllowed } from '../sso/sso-support.ts';
+import { signInGate } from '../two-factor/two-factor-support.ts';
 import { addressDigest, deviceDigest, LOGIN_WINDOW_SECONDS, loginThrottleKeys, rememberLoginClient } from './login-clients.ts';
 
 export const LogInInput = v.object({
@@ -32,6 +33,8 @@ export interface LogInDeps {
    * `perIp` from one client IP over every account. One account over every IP gets ACCOUNT_FACTOR x perEmail.
    */
   limits: { perEmail: number; perIp: number };
+  /** Two-factor sign-in (ADR 0038): how long the second step may take; whether platform administrators must use it. */
+  twoFactor?: { challengeTtlSeconds: number; requiredForPlatformAdmins: boolean };
 }
 
 /** Failures on one account from every client IP together, as a multiple of the per-(account, IP) limit. */
@@ -41,7 +44,9 @@ const KNOWN_CLIENT_DAYS = 90;
 const DEVICE_TOKEN = /^[A-Za-z0-9_-]{32,256}$/;
 
 /**
- * Exchanges email and password for a session token, a device token and the user's organizations. Errors:
+ * Exchanges email and password for a session token, a device token and the user's organizations, or, for a user
+ * with two-factor or required to enrol, for `{ twoFactor: { status, challengeToken, expiresAt, methods } }` only
+ * (docs/security.md, "Two-factor sign-in"). Errors:
  * INVALID_CREDENTIALS (same message for unknown email and wrong password), RATE_LIMITED (retryAfterSeconds),
  * SSO_REQUIRED (the email's domain is verified by an organization with "SSO only"; never for platform administrators).
  *
@@ -90,6 +95,10 @@ export class LogIn {
     }
     // Only after the password is right, so the refusal tells nothing to someone without it (docs/security.md, "Single sign-on").
     await assertPasswordAllowed(storage, user);
+
+    // A user with two-factor (or required to enrol) gets a challenge, never a session, until the second step.
+    const twoFactor = await signInGate({ storage, secrets, clock, settings: this.#deps.twoFactor ?? { challengeTtlSeconds: 300, requiredForPlatformAdmins: false } }, user);
+    if (twoFactor) return { twoFactor };
 
     const deviceToken = await rememberLoginClient({ storage, secrets, clock }, user.id, clientIp, presented);
     const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);

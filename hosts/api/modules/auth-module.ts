@@ -22,6 +22,7 @@ export function bindAuthModule(container: Container): void {
       logIn: new LogIn({
         storage, passwords, sessions, rateLimiter, secrets, clock, sessionTtlSeconds: config.sessionTtlSeconds,
         limits: { perEmail: config.loginLimitPerEmail, perIp: config.loginLimitPerIp },
+        twoFactor: { challengeTtlSeconds: config.twoFactor.challengeTtlSeconds, requiredForPlatformAdmins: config.twoFactor.requiredForPlatformAdmins },
       }),
       getProfile: new GetProfile({ storage }),
       requestPasswordReset: new RequestPasswordReset({

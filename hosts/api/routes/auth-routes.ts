@@ -26,7 +26,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'POST', path: '/auth/login', tag: 'Auth', summary: 'Log in with email and password',
       auth: 'none', body: LogInInput,
-      responses: { 200: 'A session token, a device token (send it with later logins) and the user\'s organizations', 400: 'VALIDATION_ERROR', 401: 'INVALID_CREDENTIALS', 429: 'RATE_LIMITED' },
+      responses: { 200: 'A session token, a device token (send it with later logins) and the user\'s organizations; for a user with two-factor (or required to enrol) only `{ twoFactor: { status, challengeToken, expiresAt, methods } }` (POST /auth/login/two-factor)', 400: 'VALIDATION_ERROR', 401: 'INVALID_CREDENTIALS', 429: 'RATE_LIMITED' },
       handler: async ({ body, ip }) => ok(await deps.logIn.execute(body, ip)),
     },
     {

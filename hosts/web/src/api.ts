@@ -65,7 +65,8 @@ async function envelope<T>(response: Response, path = ''): Promise<T> {
   const obj = (json && typeof json === 'object' ? json : {}) as { success?: boolean; data?: unknown; error?: { code?: string; message?: string; details?: Record<string, unknown> } };
   if (response.ok && obj.success !== false) return (obj.data ?? obj) as T;
   const e = obj.error ?? {};
-  if (response.status === 401 && credentials.token) onUnauthorized(path);
+  // Only an ended session signs out: a wrong password or two-factor code (INVALID_CREDENTIALS, INVALID_SECOND_FACTOR) is a form error.
+  if (response.status === 401 && credentials.token && (e.code ?? 'UNAUTHORIZED') === 'UNAUTHORIZED') onUnauthorized(path);
   throw new ApiError(response.status, e.code ?? `HTTP_${response.status}`, e.message ?? `The server answered ${response.status}`, e.details ?? {});
 }
 

@@ -31,6 +31,7 @@ import { AdminProviderHealthPage } from './pages/admin-provider-health.tsx';
 import { ConsentPage } from './pages/consent.tsx';
 import { ContactDetailPage } from './pages/contact-detail.tsx';
 import { AdminSendWindowsPage } from './pages/admin-send-windows.tsx';
+import { SecurityPage } from './pages/security.tsx';
 
 // The two chart pages load recharts (most of the bundle) on demand.
 const OverviewPage = lazy(() => import('./pages/overview.tsx').then((m) => ({ default: m.OverviewPage })));
@@ -67,6 +68,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/consent', () => <ConsentPage />], ['/app/contacts/:id', (p) => <ContactDetailPage id={p['id']!} />], ['/app/admin/send-windows', () => <AdminSendWindowsPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
+  ['/app/security', () => <SecurityPage />],
   ['/app/admin/provider-metrics', () => <AdminProviderMetricsPage />], ['/app/admin/providers/:id', (p) => <AdminProviderHealthPage id={p['id']!} />],
 ];
 const PUBLIC: Record<string, () => ReactNode> = {
@@ -106,7 +108,7 @@ function Shell({ path }: { path: string }): ReactNode {
     if (params) { content = render(params); break; }
   }
   if (!content) content = <section className="page"><h1 id="page-title" tabIndex={-1}>Page not found</h1><p>No page lives at <code>{path}</code>. <Link to="/app">Back to the overview</Link>.</p></section>;
-  const needsOrg = !session.organizationId && !path.startsWith('/app/admin');
+  const needsOrg = !session.organizationId && !path.startsWith('/app/admin') && path !== '/app/security';
   // A platform administrator without an organization starts on the platform pages.
   useEffect(() => { if (needsOrg && session.isAdmin && path === '/app') navigate('/app/admin/tenants', { replace: true }); }, [needsOrg, session.isAdmin, path]);
   return (
@@ -118,6 +120,7 @@ function Shell({ path }: { path: string }): ReactNode {
         <Link to="/app" className="brand">Nkra</Link>
         <OrganizationSwitcher />
         <span className="who">{session.profile?.firstName} {session.profile?.lastName}{session.isAdmin ? ' (platform admin)' : ''}</span>
+        <Link to="/app/security" className="security-link">Security</Link>
         <button type="button" className="secondary" onClick={() => { session.signOut(); navigate('/sign-in'); }}>Sign out</button>
       </header>
       <div className="body">

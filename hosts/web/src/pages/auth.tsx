@@ -4,8 +4,9 @@ import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { ErrorBanner, Field, Notice, useForm } from '../ui.tsx';
 import { SsoSignIn } from './sso-sign-in.tsx';
+import { TwoFactorStep, type TwoFactorChallenge } from './two-factor-step.tsx';
 
-interface AuthResult { token: string; deviceToken?: string; organizations?: Array<{ id: string }> }
+interface AuthResult { token: string; deviceToken?: string; organizations?: Array<{ id: string }>; twoFactor?: TwoFactorChallenge }
 
 /** The device token of this browser's last successful login: it lets the owner in while attackers elsewhere are throttled (docs/permissions.md). */
 const DEVICE_KEY = 'nkra.deviceToken';
@@ -51,14 +52,27 @@ export function SignInPage(): ReactNode {
   const session = useSession();
   const { query } = useLocation();
   const form = useForm({ email: '', password: '' });
-  const onSubmit = form.submit(async (v) => {
-    const deviceToken = storedDeviceToken();
-    const result = await api.post<AuthResult>('/auth/login', deviceToken ? { ...v, deviceToken } : v);
+  // Two-factor (docs/security.md): the password step may answer a challenge instead of a session.
+  const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
+  const finish = async (result: AuthResult): Promise<void> => {
     storeDeviceToken(result.deviceToken);
     await session.signIn(result.token, result.organizations?.[0]?.id ?? null);
     const next = query.get('next');
     navigate(next && next.startsWith('/app') ? next : '/app');
+  };
+  const onSubmit = form.submit(async (v) => {
+    const deviceToken = storedDeviceToken();
+    const result = await api.post<AuthResult>('/auth/login', deviceToken ? { ...v, deviceToken } : v);
+    if (result.twoFactor) setChallenge(result.twoFactor);
+    else await finish(result);
   });
+  if (challenge) {
+    return (
+      <AuthCard title={challenge.status === 'required' ? 'Two-factor sign-in' : 'Set up two-factor sign-in'}>
+        <TwoFactorStep challenge={challenge} deviceToken={storedDeviceToken()} onSignedIn={finish} onCancel={() => { setChallenge(null); form.set('password', ''); }} />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Sign in">
       <form onSubmit={onSubmit} noValidate>
