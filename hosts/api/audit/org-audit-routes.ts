@@ -46,6 +46,11 @@ export const AUDITED_ROUTES: Readonly<Record<string, RouteAudit>> = {
   'POST /verify/:id/resend': { action: 'message.sent_from_dashboard', targetType: 'verification', membersOnly: true, after: pick('channel', 'status') },
   'POST /events/trigger': { action: 'message.sent_from_dashboard', targetType: 'event_trigger', membersOnly: true, after: pick('status', 'eventKey') },
   'POST /conversations/:id/reply': { action: 'message.sent_from_dashboard', targetType: 'conversation', after: pick('channel', 'status') },
+  'PUT /organizations/current/two-factor': { action: 'organization.updated', targetType: 'two_factor_requirement', targetId: null, before: { route: 'GET /organizations/current/two-factor' } },
+  'PUT /organizations/sso': { action: 'sso.updated', targetType: 'sso_connection', targetId: null, before: { route: 'GET /organizations/sso' }, secretFields: ['clientSecret'] },
+  'POST /organizations/sso/domains': { action: 'sso.updated', targetType: 'sso_domain' },
+  'POST /organizations/sso/domains/:id/verify': { action: 'sso.domain_verified', targetType: 'sso_domain' },
+  'DELETE /organizations/sso/domains/:id': { action: 'sso.updated', targetType: 'sso_domain', after: 'none' },
   'PUT /verify/settings': { action: 'verify.settings_updated', targetType: 'verify_settings', targetId: null, before: { route: 'GET /verify/settings' } },
   'GET /delivery-logs/export': { action: 'export.created', targetType: 'delivery_logs', targetId: null, after: filters },
   'GET /audit-log/export': { action: 'export.created', targetType: 'audit_log', targetId: null, after: filters },
@@ -80,6 +85,8 @@ export const AUDITED_ROUTES: Readonly<Record<string, RouteAudit>> = {
 };
 
 const PUBLIC = 'no organization member or key acts: a public or signed callback';
+const SIGN_IN = 'a step of signing in; changes nothing of an organization (failures count toward the sign-in lockout)';
+const OWN_FACTORS = 'a user\'s own second factors, which belong to no one organization; not recorded in organizations\' logs yet (docs/audit-log.md, "Not recorded yet")';
 const PLATFORM = 'platform administration (no tenant principal): recorded in the platform audit log, GET /admin/audit-log';
 const NO_CHANGE = 'changes nothing: a computation or a check';
 
@@ -90,6 +97,21 @@ export const AUDIT_EXEMPT_ROUTES: Readonly<Record<string, string>> = {
   'POST /auth/logout': 'ends the caller\'s own session; no organization',
   'POST /auth/forgot-password': PUBLIC,
   'POST /auth/reset-password': 'a user\'s own password, no organization (the password never reaches any log)',
+  'POST /auth/login/two-factor': SIGN_IN,
+  'POST /auth/login/two-factor/passkey-options': SIGN_IN,
+  'POST /auth/login/two-factor/enrol/totp': OWN_FACTORS,
+  'POST /auth/login/two-factor/enrol/totp/confirm': OWN_FACTORS,
+  'POST /auth/login/two-factor/enrol/passkey-options': OWN_FACTORS,
+  'POST /auth/login/two-factor/enrol/passkey': OWN_FACTORS,
+  'POST /auth/two-factor/totp': OWN_FACTORS,
+  'POST /auth/two-factor/totp/confirm': OWN_FACTORS,
+  'POST /auth/two-factor/passkeys/options': OWN_FACTORS,
+  'POST /auth/two-factor/passkeys': OWN_FACTORS,
+  'POST /auth/two-factor/passkeys/:id/remove': OWN_FACTORS,
+  'POST /auth/two-factor/recovery-codes': OWN_FACTORS,
+  'POST /auth/two-factor/disable': OWN_FACTORS,
+  'POST /auth/sso/start': SIGN_IN,
+  'POST /auth/sso/callback': 'signs in through the organization\'s identity provider; a member provisioned just in time is not recorded yet (docs/audit-log.md, "Not recorded yet")',
   'POST /providers/callbacks/:vendor': PUBLIC,
   'POST /providers/callbacks/:vendor/:callbackId': PUBLIC,
   'POST /providers/:id/health-check': 'a platform provider health probe (user auth, no organization); changes no configuration',
