@@ -27,11 +27,11 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
     } as const;
     // Per-job results: one job's failure retries that job only, never the rest of its batch.
     const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => {
-      const process = (within: WithinJob) => (handler.handleBatch
+      const run = (within: WithinJob) => (handler.handleBatch
         ? handler.handleBatch(jobs.map((job) => job.data)).catch((error: unknown) => jobs.map(() => error ?? new Error('batch failed')))
         : Promise.all(jobs.map(async (job, i) => within(i, () => handler.handle(job.data)).then(() => null, (error: unknown) => error ?? new Error('job failed')))));
       // Tracing off: no span, no context, nothing looked up (docs/observability.md).
-      const outcomes = tracingOn() ? await traceJobs(handler.queue, jobs, process) : await process(untraced);
+      const outcomes = tracingOn() ? await traceJobs(handler.queue, jobs, run) : await run(untraced);
       return jobs.map((job, index) => jobResult(handler.queue, job.id, outcomes[index] ?? null, logger));
     });
     ids.push(id);
