@@ -38,6 +38,7 @@ export * from './domain/whatsapp-template.ts';
 export * from './domain/user.ts';
 export * from './domain/wallet.ts';
 export * from './ports/api-key-lookup.ts';
+export * from './ports/trace-capture.ts';
 export * from './ports/api-key-repository.ts';
 export * from './ports/audit-log-repository.ts';
 export * from './ports/org-audit-log.ts';

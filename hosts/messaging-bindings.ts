@@ -29,6 +29,9 @@ import type { Clock } from '../core/ports/clock.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { ProviderRuntime } from './provider-runtime.ts';
+import { traceCapture } from './tracing.ts';
+import type { DeliveryTraceStore } from '../adapters/telemetry/delivery-trace-store.ts';
+import { SqlDeliveryTraceStore } from '../adapters/postgres/sql-delivery-trace-store.ts';
 import { INFRA, token } from './tokens.ts';
 import { bindWebhooks, EGRESS, WEBHOOKS } from './webhook-bindings.ts';
 
@@ -55,6 +58,8 @@ export const MESSAGING = {
    * windows or the low-balance alert.
    */
   sendDeps: token<SendDeps>('messaging.SendDeps'),
+  /** Trace contexts of vendor calls, for delivery reports (used only with tracing on; docs/observability.md). */
+  deliveryTraces: token<DeliveryTraceStore>('messaging.DeliveryTraces'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
@@ -77,8 +82,9 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
   if (overrides.runtime) container.bind(MESSAGING.runtime).toConstantValue(overrides.runtime);
-  else container.bind(MESSAGING.runtime).toResolvedValue((repository, telemetry, egress) => new ProviderRuntime(repository, config, logger, telemetry, egress),
-    [MESSAGING.providerRepository, MESSAGING.telemetry, EGRESS]).inSingletonScope();
+  else container.bind(MESSAGING.runtime).toResolvedValue((repository, telemetry, egress, traces) => new ProviderRuntime(repository, config, logger, telemetry, egress, traces),
+    [MESSAGING.providerRepository, MESSAGING.telemetry, EGRESS, MESSAGING.deliveryTraces]).inSingletonScope();
+  container.bind(MESSAGING.deliveryTraces).toResolvedValue((database) => new SqlDeliveryTraceStore(database), [INFRA.database]).inSingletonScope();
   container.bind(MESSAGING.telemetry).toConstantValue(overrides.telemetry ?? new ProviderTelemetry(logger));
   // IN_APP is delivered by the inbox itself (docs/inbox.md), whatever vendor directory is in use.
   const inApp = (inner: ProviderDirectory, storage: Storage, ids: IdGenerator, clock: Clock) => new InAppProviderDirectory(inner, new InAppInboxProvider({ storage, ids, clock }));
@@ -106,12 +112,13 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   const sealer = new AesGcmCredentialCipher(config.encryptionKey);
   container.bind(MESSAGING.verifyDeps).toResolvedValue((storage, pricing, clock, ids, rateLimiter, fraud, ownAccounts, timing) => ({
     storage, pricing, clock, ids, rateLimiter, passcodes: new HmacPasscodes(config.encryptionKey), sealer,
-    coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, timing }),
+    coalescer: new AcceptCoalescer({ storage, clock, ids, fraud, lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, timing, traces: traceCapture() }),
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.sendDeps).toResolvedValue(
     (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing): SendDeps => ({
       storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
+      traces: traceCapture(), // undefined with tracing off
     }),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
       MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
@@ -119,7 +126,7 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
       platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body)?.price ?? message.cost,
-      pacing: { buckets, limits },
+      pacing: { buckets, limits }, traces: traceCapture(),
     }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks, INFRA.rateBuckets, INFRA.deliveryLimits]).inSingletonScope();
 }

@@ -4,7 +4,10 @@ import { DEFAULT_BREAKER_POLICY } from '../core/domain/circuit-breaker.ts';
 import { CHANNELS, VENDOR_CHANNELS } from '../core/domain/channel.ts';
 import type { Clock } from '../core/ports/clock.ts';
 import type { ProviderConfig } from '../core/domain/provider.ts';
-import type { ProviderResult } from '../core/ports/channel-provider.ts';
+import type { ChannelProvider, ProviderResult } from '../core/ports/channel-provider.ts';
+import type { DeliveryTraceStore } from '../adapters/telemetry/delivery-trace-store.ts';
+import { TracedProvider } from '../adapters/telemetry/traced-provider.ts';
+import { tracingOn } from '../adapters/telemetry/tracing.ts';
 import type { ProviderRepository } from '../core/ports/provider-repository.ts';
 import type { ProviderHealth, VendorAdapter } from '../core/ports/vendor-adapter.ts';
 import { ConfigureProviders } from '../core/use-cases/providers/configure-providers.ts';
@@ -41,7 +44,11 @@ export class ProviderRuntime {
   /** The egress policy organizations' own accounts connect through (docs/security.md); the platform's providers are the operator's and connect directly, except Web Push (each subscription names its host). */
   readonly egress: DnsEgressPolicy;
 
-  constructor(repository: ProviderRepository, config: Config, logger: Logger, observer?: ProviderObserver, egress?: DnsEgressPolicy) {
+  /** With tracing on, vendor calls are wrapped in spans and their trace recorded for delivery reports (docs/observability.md). */
+  readonly #deliveryTraces: DeliveryTraceStore | undefined;
+
+  constructor(repository: ProviderRepository, config: Config, logger: Logger, observer?: ProviderObserver, egress?: DnsEgressPolicy, deliveryTraces?: DeliveryTraceStore) {
+    this.#deliveryTraces = deliveryTraces;
     this.#repository = repository;
     this.#config = config;
     this.#logger = logger;
@@ -73,7 +80,7 @@ export class ProviderRuntime {
       try {
         const kept = previous?.stamp === stamp ? previous : null;
         const adapter = kept ? null : this.#build(config, credentials);
-        const entry = kept?.entry ?? { config, provider: new GuardedProvider(adapter!, {
+        const entry = kept?.entry ?? { config, provider: new GuardedProvider(this.#traced(adapter!), {
           breaker: { ...DEFAULT_BREAKER_POLICY, cooldownMs: this.#config.providerCircuitCooldownMs },
           maxConcurrency: Number(config.settings['maxConcurrency'] ?? 50),
           maxPerSecond: Number(config.settings['maxPerSecond'] ?? 0),
@@ -133,6 +140,11 @@ export class ProviderRuntime {
     const { baseUrl: _ignored, ...settings } = config.settings;
     const operatorUrl = this.#config.vendorBaseUrls[config.vendor];
     return { ...config, settings: operatorUrl ? { ...settings, baseUrl: operatorUrl } : settings };
+  }
+
+  /** With tracing on (checked when the provider is built), the adapter in a span per call. */
+  #traced<A extends ChannelProvider>(adapter: A): ChannelProvider {
+    return tracingOn() && this.#deliveryTraces ? new TracedProvider(adapter, this.#deliveryTraces) : adapter;
   }
 
   /** The adapter of a stored configuration; an organization's own account behind the egress policy (TenantVendorAdapter). */

@@ -3,6 +3,8 @@ import { CachedWebhookSubscriptions } from '../adapters/cache/cached-webhook-sub
 import { AesGcmCredentialCipher } from '../adapters/security/aes-gcm-credential-cipher.ts';
 import { DnsEgressPolicy } from '../adapters/egress/dns-egress-policy.ts';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.ts';
+import { TracedWebhookSender } from '../adapters/telemetry/traced-webhook-sender.ts';
+import { tracingOn } from '../adapters/telemetry/tracing.ts';
 import type { CredentialCipher } from '../core/ports/credential-cipher.ts';
 import type { WebhookSender } from '../core/ports/webhook-sender.ts';
 import type { WebhookSubscriptions } from '../core/ports/webhook-subscriptions.ts';
@@ -23,7 +25,10 @@ export const EGRESS = token<DnsEgressPolicy>('egress.Policy');
 /** What both hosts need for webhooks: the egress policy and the sender guarded by it, the secret cipher, the subscription cache. */
 export function bindWebhooks(container: Container, config: Config): void {
   container.bind(EGRESS).toConstantValue(new DnsEgressPolicy({ allowPrivateHosts: config.egressAllowPrivateHosts, vendorBaseUrls: config.vendorBaseUrls }));
-  container.bind(WEBHOOKS.sender).toResolvedValue((egress) => new HttpWebhookSender({ egress }), [EGRESS]).inSingletonScope();
+  container.bind(WEBHOOKS.sender).toResolvedValue((egress) => {
+    const sender = new HttpWebhookSender({ egress });
+    return tracingOn() ? new TracedWebhookSender(sender) : sender; // docs/observability.md
+  }, [EGRESS]).inSingletonScope();
   container.bind(WEBHOOKS.cipher).toConstantValue(new AesGcmCredentialCipher(config.encryptionKey));
   container.bind(WEBHOOKS.subscriptions).toResolvedValue((storage) => new CachedWebhookSubscriptions(() => storage.webhookEndpoints), [INFRA.storage]).inSingletonScope();
   container.bind(WEBHOOKS.attemptDeps).toResolvedValue((storage, sender, cipher, clock, email, subscriptions) => ({ storage, sender, cipher, clock, email, subscriptions }),

@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import { DELIVERY_LANES } from '../../core/domain/delivery-lane.ts';
 import type { EnqueueOptions, JobQueue, LaneBacklog, TenantBacklog, QueueCounts, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
 import { sqlRows } from '../postgres/sql-rows.ts';
+import { tracedJobData, tracingOn } from '../telemetry/tracing.ts';
 import { laneBand } from './lane-priority.ts';
 import { lanePriorities, type SqlExecutor } from './pg-lane-clock.ts';
 
@@ -12,6 +13,7 @@ import { lanePriorities, type SqlExecutor } from './pg-lane-clock.ts';
  * planning pg-boss's job insert costs PostgreSQL more than running it (docs/performance.md).
  * A job with a lane gets the priority of its lane and its tenant's fair share (pg-lane-clock.ts), and
  * its tenant as pg-boss group (per-tenant backlog); pg-boss fetches `priority desc, created_on`.
+ * With tracing on, each job's data carries its trace (adapters/telemetry/tracing.ts).
  */
 export class PgBossJobQueue implements JobQueue, QueueMonitor {
   readonly #boss: PgBoss;
@@ -23,15 +25,16 @@ export class PgBossJobQueue implements JobQueue, QueueMonitor {
     const sendOptions: Record<string, unknown> = {};
     if (options.startAfterSeconds) sendOptions['startAfter'] = options.startAfterSeconds;
     if (this.#em) sendOptions['db'] = transactionDb(this.#em);
-    await this.#boss.send(queue, data, sendOptions);
+    await this.#boss.send(queue, tracingOn() ? tracedJobData(queue, data) : data, sendOptions);
   }
 
   async enqueueMany(queue: QueueName, jobs: ReadonlyArray<{ data: Record<string, unknown>; options?: EnqueueOptions }>): Promise<void> {
     if (jobs.length === 0) return;
     const db = this.#db();
     const priorities = jobs.some((j) => j.options?.lane) ? await lanePriorities(db, queue, jobs.map((j) => j.options ?? {})) : [];
+    const traced = tracingOn();
     const rows = jobs.map(({ data, options = {} }, i) => {
-      const row: { data: Record<string, unknown>; startAfter?: Date; priority?: number; group?: { id: string } } = { data };
+      const row: { data: Record<string, unknown>; startAfter?: Date; priority?: number; group?: { id: string } } = { data: traced ? tracedJobData(queue, data) : data };
       if (options.startAfterSeconds) row.startAfter = new Date(Date.now() + options.startAfterSeconds * 1000);
       const priority = priorities[i];
       if (priority !== undefined) row.priority = priority;

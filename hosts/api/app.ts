@@ -12,6 +12,8 @@ import { multipartBody, removeUploads } from './middleware/multipart.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { serveWebApp } from './middleware/web-app.ts';
 import { inboxCors } from './middleware/inbox-cors.ts';
+import { traceRequests } from './middleware/tracing.ts';
+import { tracingOn } from '../../adapters/telemetry/tracing.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { RouteDefinition } from './route.ts';
 
@@ -36,6 +38,7 @@ const BODY_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.proxy ?? false });
   app.silent = true;
+  if (tracingOn()) app.use(traceRequests()); // off: not installed at all
   app.use(requestContext(options.logger, options.metrics));
   app.use(securityHeaders(options.hsts ?? false));
   app.use(inboxCors());

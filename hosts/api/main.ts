@@ -5,12 +5,14 @@ import { createLogger } from '../logger.ts';
 import { buildApiContainer, buildApp } from './container.ts';
 import { listen } from './server.ts';
 import { API } from './tokens.ts';
+import { startTracing } from '../tracing.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 
 /** `npm run api`: the HTTP API only (run `npm run worker` beside it). */
 try {
   const config = await loadConfig();
   const logger = createLogger(config.logLevel);
+  const tracing = await startTracing(); // OTEL_* variables; off by default (docs/observability.md)
   const infra = await openInfrastructure(config, logger, { superviseQueue: false });
   const container = buildApiContainer(config, logger, infra);
   await loadProviders(container);
@@ -23,6 +25,7 @@ try {
     await container.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
     await server.close(config.shutdownTimeoutMs);
     await infra.close();
+    await tracing?.shutdown();
   });
 } catch (error) {
   failStartup(error);

@@ -4,6 +4,7 @@ import { failStartup, onShutdownSignal } from '../lifecycle.ts';
 import { createLogger } from '../logger.ts';
 import { buildWorkerContainer, SCHEDULES, WORKER } from './container.ts';
 import { startWorker } from './worker.ts';
+import { startTracing } from '../tracing.ts';
 import { startWorkerMetricsServer } from './metrics-server.ts';
 import { registerLaneBacklogGauges } from '../lane-backlog-gauges.ts';
 import { INFRA } from '../tokens.ts';
@@ -13,6 +14,7 @@ import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging
 try {
   const config = await loadConfig();
   const logger = createLogger(config.logLevel);
+  const tracing = await startTracing(); // OTEL_* variables; off by default (docs/observability.md)
   const infra = await openInfrastructure(config, logger, { superviseQueue: true });
   const container = buildWorkerContainer(config, logger, infra);
   await loadProviders(container);
@@ -27,6 +29,7 @@ try {
     await metrics?.close();
     await worker.stop();
     await infra.close();
+    await tracing?.shutdown();
   });
 } catch (error) {
   failStartup(error);

@@ -2,6 +2,8 @@ import type { PgBoss } from 'pg-boss';
 import { isAppError } from '../../core/errors.ts';
 import type { Logger } from '../logger.ts';
 import { CompletedWith, type JobHandler } from './job-handler.ts';
+import { traceJobs, type WithinJob } from './job-tracing.ts';
+import { tracingOn } from '../../adapters/telemetry/tracing.ts';
 import { startPeriodicTasks, type PeriodicTask } from './periodic-task.ts';
 import { WORKER_POLICY_BY_CODE } from './retry-policy.ts';
 
@@ -25,9 +27,11 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
     } as const;
     // Per-job results: one job's failure retries that job only, never the rest of its batch.
     const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => {
-      const outcomes = handler.handleBatch
-        ? await handler.handleBatch(jobs.map((job) => job.data)).catch((error: unknown) => jobs.map(() => error ?? new Error('batch failed')))
-        : await Promise.all(jobs.map(async (job) => handler.handle(job.data).then(() => null, (error: unknown) => error ?? new Error('job failed'))));
+      const run = (within: WithinJob) => (handler.handleBatch
+        ? handler.handleBatch(jobs.map((job) => job.data)).catch((error: unknown) => jobs.map(() => error ?? new Error('batch failed')))
+        : Promise.all(jobs.map(async (job, i) => within(i, () => handler.handle(job.data)).then(() => null, (error: unknown) => error ?? new Error('job failed')))));
+      // Tracing off: no span, no context, nothing looked up (docs/observability.md).
+      const outcomes = tracingOn() ? await traceJobs(handler.queue, jobs, run) : await run(untraced);
       return jobs.map((job, index) => jobResult(handler.queue, job.id, outcomes[index] ?? null, logger));
     });
     ids.push(id);
@@ -41,6 +45,8 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
     },
   };
 }
+
+const untraced: WithinJob = (_index, fn) => fn();
 
 /** A job's result for pg-boss: completed, or failed (retried) unless the retry policy calls the error permanent. */
 function jobResult(queue: string, jobId: string, error: unknown, logger: Logger) { // error: the handler's outcome for the job

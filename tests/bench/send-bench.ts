@@ -5,6 +5,7 @@ import { generate, type Generate } from './send-load-runner.ts';
 import { ensureBenchDatabase, measureDrain, startSendServer, type DrainResult } from './send-server.ts';
 import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { newTenant, startBenchService, type BenchService, type BenchTenant } from './send-service.ts';
+import { startTracing } from '../../hosts/tracing.ts';
 
 /**
  * `npm run bench:send`: the send paths integrations take, on PostgreSQL, against the service exactly as
@@ -28,7 +29,7 @@ import { newTenant, startBenchService, type BenchService, type BenchTenant } fro
  * --only=bare,ref-async,live-async,prefs,ref-sync,live-sync,jwt,tenants,bulk,drain runs some phases.
  * DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the bench
  * works in its own database `nkra_bench` there (BENCH_DATABASE; created and migrated when missing,
- * emptied at each start). Exits 1 when an answer was unexpected, a count does not match, or a target is missed.
+ * emptied at each start). With the OTEL_* variables set, the service and the drain trace (docs/observability.md). Exits 1 when an answer was unexpected, a count does not match, or a target is missed.
  */
 interface Settings {
   connections: number;
@@ -237,6 +238,8 @@ function report(phases: Phase[], drain: DrainResult | null, s: Settings, pgVersi
 
 async function main(): Promise<void> {
   const s = settings();
+  // With OTEL_* variables (docs/observability.md) the in-process drain traces too; the service child inherits them.
+  const tracing = await startTracing();
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',') ?? null;
   const phases: Phase[] = !only || only.includes('bare') ? [await bareKoa(s)] : [];
@@ -261,6 +264,7 @@ async function main(): Promise<void> {
   }
   if (s.embedded) phases.push(await embedded(s));
   process.exitCode = report(phases, drain, s, pgVersion) ? 0 : 1;
+  await tracing?.shutdown();
 }
 
 await main();

@@ -34,7 +34,9 @@ export class AcceptCoalescer {
   constructor(deps: AcceptDeps & { ids: IdGenerator }) { this.#deps = deps; }
 
   accept(request: AcceptRequest): Promise<Accepted> {
-    const promise = new Promise<Accepted>((resolve, reject) => { this.#waiting.push({ request, resolve, reject }); });
+    // The batch runs in its leader's context: each request's trace is captured here, in its own.
+    const traced = this.#deps.traces ? { ...request, trace: this.#deps.traces.current() } : request;
+    const promise = new Promise<Accepted>((resolve, reject) => { this.#waiting.push({ request: traced, resolve, reject }); });
     if (!this.#flushing) void this.#drain();
     return promise;
   }

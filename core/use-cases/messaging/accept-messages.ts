@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import { QUEUES } from '../../ports/job-queue.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
+import type { TraceCapture, TraceCarrier } from '../../ports/trace-capture.ts';
 import type { ProviderDirectory } from '../../ports/channel-provider.ts';
 import type { PreparedMessage } from './message-preparation.ts';
 import type { FraudLimits, SendContext } from './send-context.ts';
@@ -37,6 +38,8 @@ export interface AcceptDeps {
   ownAccounts?: OwnAccountPricing | undefined;
   /** Send windows and quiet hours (docs/consent.md): messages outside them are SCHEDULED for their next opening. */
   timing?: SendTiming | undefined;
+  /** Tracing on: each request's trace, carried in its messages' delivery jobs (docs/observability.md). */
+  traces?: TraceCapture | undefined;
 }
 
 export interface OwnAccountPricing {
@@ -73,6 +76,8 @@ export interface AcceptRequest {
   alsoWrite?: AlsoWrite;
   /** Not held to WhatsApp's 24-hour window (whatsapp-window-check.ts): Verify passcodes. */
   whatsappWindowExempt?: boolean;
+  /** The request's trace (AcceptDeps.traces), captured where the request was made; else captured in the transaction. */
+  trace?: TraceCarrier | null;
 }
 
 export interface AlsoWrite {
@@ -166,9 +171,14 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   const written = going.filter((i) => outcomes[i]?.accepted);
   await tx.messages.insertMany(written.flatMap((i) => built.get(i)!));
   await recordOptOutLinks(tx, written.map((i) => ({ organizationId: requests[i]!.ctx.organizationId, prepared: requests[i]!.prepared, messages: built.get(i)! })), now);
-  await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
-    data: { messageId: m.id }, options: { lane: laneOf(m.category), tenant: m.organizationId, ...(requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS }) },
-  }))));
+  await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => {
+    // Tracing on: the request's own trace (null: none), never the group leader's active one.
+    const trace = deps.traces ? requests[i]!.trace !== undefined ? requests[i]!.trace : deps.traces.current() : undefined;
+    return built.get(i)!.filter((m) => m.status === 'QUEUED').map((m) => ({
+      data: trace === undefined ? { messageId: m.id } : { messageId: m.id, trace },
+      options: { lane: laneOf(m.category), tenant: m.organizationId, ...(requests[i]!.async ? {} : { startAfterSeconds: SYNC_SAFETY_NET_SECONDS }) },
+    }));
+  }));
   const extra = new Map<string, { write: AlsoWrite['write']; rows: unknown[] }>();
   for (const i of written) {
     const also = requests[i]!.alsoWrite;

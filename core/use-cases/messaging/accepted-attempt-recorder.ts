@@ -4,6 +4,7 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { AcceptedDelivery } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import type { TraceCapture, TraceCarrier } from '../../ports/trace-capture.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 
 /** Most accepted attempts one statement records. */
@@ -11,6 +12,8 @@ export const MAX_RECORDED_TOGETHER = 500;
 
 interface Waiting {
   accepted: AcceptedDelivery;
+  /** Tracing on: the trace of the delivery recording it (its webhook event carries it), else undefined. */
+  trace: TraceCarrier | null | undefined;
   organizationId: string;
   resolve: (moved: Message | null) => void;
   reject: (error: unknown) => void;
@@ -21,6 +24,8 @@ export interface AcceptedAttemptRecorderDeps {
   ids: IdGenerator;
   /** When given, organizations subscribed to message.status.updated get the event in the same transaction. */
   webhooks?: WebhookSubscriptions | undefined;
+  /** Tracing on: each delivery's trace, carried by its message.status.updated event's job (the group is written in its leader's context). */
+  traces?: TraceCapture | undefined;
 }
 
 /**
@@ -41,7 +46,8 @@ export class AcceptedAttemptRecorder {
   constructor(deps: AcceptedAttemptRecorderDeps) { this.#deps = deps; }
 
   record(organizationId: string, accepted: AcceptedDelivery): Promise<Message | null> {
-    const promise = new Promise<Message | null>((resolve, reject) => { this.#waiting.push({ accepted, organizationId, resolve, reject }); });
+    const trace = this.#deps.traces?.current(accepted.attempt.messageId);
+    const promise = new Promise<Message | null>((resolve, reject) => { this.#waiting.push({ accepted, organizationId, trace, resolve, reject }); });
     this.#schedule();
     return promise;
   }
@@ -75,7 +81,7 @@ export class AcceptedAttemptRecorder {
   async #settle(group: Waiting[], publish: boolean): Promise<void> {
     if (group.length === 0) return;
     try {
-      const moved = await this.#write(group.map((w) => w.accepted), publish);
+      const moved = await this.#write(group, publish);
       group.forEach((w) => w.resolve(moved.get(w.accepted.attempt.messageId) ?? null));
       return;
     } catch (error) {
@@ -83,7 +89,7 @@ export class AcceptedAttemptRecorder {
     }
     for (const w of group) {
       try {
-        const moved = await this.#write([w.accepted], publish);
+        const moved = await this.#write([w], publish);
         w.resolve(moved.get(w.accepted.attempt.messageId) ?? null);
       } catch (error) {
         w.reject(error);
@@ -91,13 +97,15 @@ export class AcceptedAttemptRecorder {
     }
   }
 
-  async #write(accepted: AcceptedDelivery[], publish: boolean): Promise<Map<string, Message>> {
+  async #write(group: Waiting[], publish: boolean): Promise<Map<string, Message>> {
     const { storage, ids } = this.#deps;
+    const accepted = group.map((w) => w.accepted);
+    const traces = new Map(group.map((w) => [w.accepted.attempt.messageId, w.trace]));
     const moved = publish
       ? await storage.transaction(async (tx) => {
         const changed = await tx.messageStatus.recordAcceptedAttempts(accepted);
         for (const message of changed) {
-          await publishOutboundEvent(tx, messageStatusUpdatedEvent(ids.next(), message, message.updatedAt));
+          await publishOutboundEvent(tx, messageStatusUpdatedEvent(ids.next(), message, message.updatedAt), traces.get(message.id));
         }
         return changed;
       })

@@ -1,3 +1,4 @@
+import type { TraceCapture } from '../../ports/trace-capture.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import type { WhatsappTemplateSend } from '../../domain/whatsapp-template.ts';
 import type { CredentialCipher } from '../../ports/credential-cipher.ts';
@@ -43,6 +44,8 @@ export interface DeliverMessageDeps {
   platformPrice?: (message: Message) => Promise<number>;
   /** Providers' configured rates and organizations' ceilings, shared by every process (delivery-pacing.ts); without it, nothing is paced. */
   pacing?: DeliveryPacing | undefined;
+  /** Tracing on (docs/observability.md): see AcceptedAttemptRecorderDeps.traces. */
+  traces?: TraceCapture | undefined;
 }
 
 /** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
@@ -81,7 +84,7 @@ export class DeliverMessage {
   readonly #recorder: AcceptedAttemptRecorder;
   constructor(deps: DeliverMessageDeps) {
     this.#deps = deps;
-    this.#recorder = new AcceptedAttemptRecorder({ storage: deps.storage, ids: deps.ids, webhooks: deps.webhooks });
+    this.#recorder = new AcceptedAttemptRecorder({ storage: deps.storage, ids: deps.ids, webhooks: deps.webhooks, traces: deps.traces });
   }
 
   /** One message; throws what its job should see. */

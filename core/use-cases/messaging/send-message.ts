@@ -9,6 +9,7 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { TraceCapture } from '../../ports/trace-capture.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { SendTiming } from './send-timing.ts';
@@ -52,6 +53,8 @@ export interface SendDeps {
   optOutLinks?: OptOutLinkSigner | undefined;
   /** See AcceptDeps.timing. */
   timing?: SendTiming | undefined;
+  /** See AcceptDeps.traces. */
+  traces?: TraceCapture | undefined;
 }
 
 /**

@@ -17,6 +17,8 @@ import { WEBHOOKS } from '../../webhook-bindings.ts';
 import { ReceiveInboundMessages } from '../../../core/use-cases/conversations/receive-inbound-messages.ts';
 import { ReplyToConversation } from '../../../core/use-cases/conversations/reply-to-conversation.ts';
 import { API } from '../tokens.ts';
+import { traceReports } from '../report-tracing.ts';
+import { tracingOn } from '../../../adapters/telemetry/tracing.ts';
 
 export function bindProvidersModule(container: Container): void {
   container.bind(API.routes).toResolvedValue((providers, runtime, storage, ids, clock, database) => {
@@ -35,7 +37,8 @@ export function bindProvidersModule(container: Container): void {
     }),
     [MESSAGING.providerRepository, MESSAGING.checkProviderHealth]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (runtime, applyDeliveryReport, config, storage, clock, ids, webhooks, pricing, secrets, fraud, deliver, ownAccounts, metrics) => providerCallbackRoutes({
+    (runtime, applyDeliveryReport, config, storage, clock, ids, webhooks, pricing, secrets, fraud, deliver, ownAccounts, metrics, deliveryTraces) => providerCallbackRoutes({
+      traceReport: tracingOn() ? traceReports(deliveryTraces) : undefined,
       adapterByCallbackId: (vendor, callbackId) => runtime.adapterByCallbackId(vendor, callbackId),
       platformAdaptersOf: (vendor) => runtime.adaptersOf(vendor).filter((a) => runtime.ownerOf(a) === null),
       sameOwnerAdapters: (adapter) => runtime.sameOwnerAdapters(adapter), applyDeliveryReport, publicUrl: config.publicUrl,
@@ -54,5 +57,5 @@ export function bindProvidersModule(container: Container): void {
       },
     }),
     [MESSAGING.runtime, MESSAGING.applyDeliveryReport, INFRA.config, INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, INFRA.secrets,
-      MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing, API.metrics]).inSingletonScope();
+      MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing, API.metrics, MESSAGING.deliveryTraces]).inSingletonScope();
 }

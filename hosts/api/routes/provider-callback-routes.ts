@@ -41,6 +41,7 @@ async function receiveInbound(handling: InboundHandling, adapter: VendorAdapter,
   return result.stored.length;
 }
 import type { RouteDefinition } from '../route.ts';
+import type { TraceReport } from '../report-tracing.ts';
 
 /** For an answered call of a speaking voice vendor: the XML that reads the message out; else null. */
 async function speechFor(adapter: VendorAdapter, names: readonly string[], callback: InboundCallback, deps: ProviderCallbackDeps): Promise<string | null> {
@@ -70,6 +71,8 @@ export interface ProviderCallbackDeps {
   /** Loaded adapters of the vendor of `adapter` with the same owner: those that may share its vendor account. */
   sameOwnerAdapters: (adapter: VendorAdapter) => VendorAdapter[];
   applyDeliveryReport: ApplyDeliveryReport;
+  /** Tracing on: applies each report in its message's trace (report-tracing.ts); absent: applied as is. */
+  traceReport?: TraceReport | undefined;
   /** The public base URL vendors call (Twilio signs the full URL). */
   publicUrl: string;
   /** Inbound messages (docs/conversations.md): stores what a verified callback carries; absent = ignored. */
@@ -147,7 +150,10 @@ export function providerCallbackRoutes(deps: ProviderCallbackDeps): RouteDefinit
         const sharing = deps.sameOwnerAdapters(adapter).filter((a) => a !== adapter && a.verifiesCallbacks !== false && typeof a.parseCallback === 'function' && verifies(a, callback));
         const names = [adapter.name, ...sharing.map((a) => a.name)];
         let applied = 0;
-        for (const report of reports) if (await deps.applyDeliveryReport.execute(names, report, `callback:${adapter.vendor}`)) applied += 1;
+        for (const report of reports) {
+          const apply = () => deps.applyDeliveryReport.execute(names, report, `callback:${adapter.vendor}`);
+          if (await (deps.traceReport ? deps.traceReport(names, report, apply) : apply())) applied += 1;
+        }
         (koa.state['log'] as Log).info({ event: 'provider.dlr', provider: adapter.name, received: reports.length, applied,
           statuses: reports.map((r) => r.status) }, 'delivery reports');
         const received = inbound.length > 0 && deps.inbound ? await receiveInbound(deps.inbound, adapter, inbound, koa.state['log'] as Log) : 0;
