@@ -236,6 +236,7 @@ export * from './use-cases/events/update-event.ts';
 export * from './domain/campaign.ts';
 export * from './domain/campaign-progress.ts';
 export * from './domain/contact-import.ts';
+export * from './domain/csv-dialect.ts';
 export * from './domain/merge-import-rows.ts';
 export * from './domain/segment-rules.ts';
 export * from './domain/segment.ts';
