@@ -36,6 +36,8 @@ export interface Message {
    */
   whatsappTemplate?: WhatsappTemplateSend | null;
   templateId: string | null;
+  /** The template locale it was rendered in (docs/templates.md, "Locales"); null or absent: no template. */
+  locale?: string | null;
   /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
   category: TemplateCategory;
   status: DeliveryStatus;
@@ -84,7 +86,7 @@ export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
     id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
-    templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
+    templateId: m.templateId, locale: m.locale ?? null, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
     // A SENT or DELIVERED that never left the machine says so (issue 29): clients must not read it as delivered.
     deliveredVia: deliveredVia(m), localOnly: deliveredVia(m) === 'OUTBOX',
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
