@@ -86,12 +86,13 @@ export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
     id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
     cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
-    templateId: m.templateId, locale: m.locale ?? null, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
+    templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
     // A SENT or DELIVERED that never left the machine says so (issue 29): clients must not read it as delivered.
     deliveredVia: deliveredVia(m), localOnly: deliveredVia(m) === 'OUTBOX',
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
     sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
   };
+  if (m.locale) view['locale'] = m.locale; // rendered from a template: its locale (docs/templates.md, "Locales")
   if (m.errorCode) { view['errorCode'] = m.errorCode; view['errorMessage'] = m.errorMessage; }
   // Sent outside WhatsApp's 24-hour window: which Meta template it went as (docs/whatsapp-templates.md).
   if (m.whatsappTemplate) view['whatsappTemplate'] = { name: m.whatsappTemplate.name, language: m.whatsappTemplate.language.code };

@@ -33,7 +33,7 @@ export class EstimateCampaign {
       locales: estimate.locales.map((l) => ({
         locale: l.locale, contactLocales: l.contactLocales, recipients: l.recipients, wouldSkip: l.skipped, encoding: l.encoding, segments: l.segments,
         price: pesewasToGhs(l.price), cost: pesewasToGhs(l.cost),
-        ...(l.text ? { characters: l.text.characters, ucs2Characters: l.text.ucs2Characters, ucs2CharacterCount: l.text.ucs2CharacterCount,
+        ...(l.text ? { ucs2Characters: l.text.ucs2Characters, ucs2CharacterCount: l.text.ucs2CharacterCount,
           ...(l.text.transliteration !== undefined ? { transliteration: l.text.transliteration } : {}) } : {}),
       })),
       newTenantCap: estimate.newTenantCap === null ? null : {

@@ -44,9 +44,9 @@ export interface MessageCostPreview {
   subject: string | null;
   /** Rendered with the variables, exactly as it would be sent. */
   body: string;
-  /** The template locale the text was chosen in (docs/templates.md, "Locales"); null without a template. */
-  locale: string | null;
-  /** SMS: the characters of the rendered text forcing UCS-2 (UTF-16 `index`, `codePointIndex`, `char`, `codePoint`). */
+  /** With a template: the locale its text was chosen in (docs/templates.md, "Locales"); null when the request's body replaced it. */
+  locale?: string | null;
+  /** SMS in UCS-2 (or with suggestTransliteration): the characters of the rendered text forcing UCS-2 (UTF-16 `index`, `codePointIndex`, `char`, `codePoint`). */
   ucs2Characters?: Ucs2Character[];
   ucs2CharacterCount?: number;
   /** SMS with `suggestTransliteration: true`: the text with GSM-7 spellings and what it would need (null when already GSM-7). Never applied. */
@@ -95,8 +95,9 @@ export class PreviewMessageCost {
       channel: prepared.channel, recipient: prepared.recipient, country: prepared.country,
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
       segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: ownAccount ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
-      subject: prepared.subject, body: prepared.body, locale: prepared.locale ?? null,
-      ...(prepared.channel === 'SMS' ? (({ ucs2Characters, ucs2CharacterCount, transliteration }) => ({ ucs2Characters, ucs2CharacterCount,
+      subject: prepared.subject, body: prepared.body,
+      ...(template ? { locale: prepared.locale ?? null } : {}),
+      ...(prepared.channel === 'SMS' && (cost.encoding === 'UCS-2' || suggestTransliteration) ? (({ ucs2Characters, ucs2CharacterCount, transliteration }) => ({ ucs2Characters, ucs2CharacterCount,
         ...(suggestTransliteration ? { transliteration: transliteration ?? null } : {}) }))(encodingReport(prepared.body, { suggest: suggestTransliteration })) : {}),
       ...(template && (template.variants ?? []).length > 0 && input.body === undefined ? { locales: this.#perLocale(scope.organizationId, input, template, rules) } : {}),
       ...(prepared.channel === 'PUSH' ? { pushTokenKind: pushTokenKind(prepared.recipient) } : {}),
