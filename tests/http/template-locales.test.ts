@@ -5,6 +5,8 @@ import { SandboxProvider } from '../../adapters/providers/sandbox-provider.ts';
 import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
 import { CHANNELS } from '../../core/domain/channel.ts';
 import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
+import { CsvParseReader } from '../../adapters/csv/csv-parse-reader.ts';
+import { ProcessContactImport } from '../../core/use-cases/contacts/process-contact-import.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -127,6 +129,29 @@ describe('HTTP: template locales (variants, fallback chain, per-locale cost)', f
     const overridden = await app.api.post('/events/trigger', { event: event.body.data.slug, contactId: created.body.data.id, locale: 'fr' }, { apiKey });
     expect(overridden.status).to.equal(201);
     expect((await app.container.get(INFRA.storage).messages.list(owner.organizationId, {}, 0, 1)).items[0]).to.include({ locale: 'fr' });
+  });
+
+  it('imports contacts\' locales from a CSV column (normalised; a bad tag skips the row; a re-import updates it)', async () => {
+    const tenant = await registerTenant(app.api, 'locales-import');
+    const upload = async (csv: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+      const res = await fetch(`${app.url}/contacts/import`, { method: 'POST', body: form, headers: { authorization: `Bearer ${tenant.token}`, 'x-organization-id': tenant.organizationId } });
+      const started = await res.json() as { data: { id: string } };
+      const c = app.container;
+      await new ProcessContactImport({ storage: c.get(INFRA.storage), ids: c.get(INFRA.ids), clock: c.get(INFRA.clock), csv: new CsvParseReader() }).execute(started.data.id);
+      return (await app.api.get(`/contacts/imports/${started.data.id}`, tenant.auth)).body.data;
+    };
+    const first = await upload(['firstName,phone,Locale', 'Ama,0243330001,TW', 'Kofi,0243330002,en-gh', 'Bad,0243330003,not a tag', 'None,0243330004,'].join('\n'));
+    expect(first).to.include({ status: 'COMPLETED', created: 3, skipped: 1 });
+    expect(first.errors[0]).to.include({ line: 4 });
+    expect(first.errors[0].reason).to.include('locale');
+    const locales = async () => Object.fromEntries(((await app.api.get(`/contacts?search=${encodeURIComponent('+23324333')}`, tenant.auth)).body.data.items as Array<{ firstName: string; locale: string | null }>)
+      .map((c) => [c.firstName, c.locale]));
+    expect(await locales()).to.deep.equal({ Ama: 'tw', Kofi: 'en-GH', None: null });
+    const again = await upload(['phone,language', '0243330001,ee', '0243330002,'].join('\n'));
+    expect(again).to.include({ updated: 2 });
+    expect(await locales(), 'an empty cell keeps the locale').to.deep.equal({ Ama: 'ee', Kofi: 'en-GH', None: null });
   });
 
   it('previews per locale: encoding, segments, price, the characters forcing UCS-2, and suggestions only when asked', async () => {
