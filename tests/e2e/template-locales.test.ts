@@ -46,6 +46,19 @@ describe('E2E: template locales editor', function () {
       expect(stored.body.data.variants[0]).to.include({ locale: 'tw', status: 'APPROVED', body: `Wo parcel beba enne. ${'Yeda wo ase. '.repeat(4)}` });
       await page.getByRole('button', { name: 'Locales of Parcel' }).getByText('en, tw').waitFor();
       await screenshot(page, 'template-locales');
+
+      // The campaign estimate per locale: the Twi contact gets the (now GSM-7) Twi text, the other the English one.
+      for (const [phone, locale] of [['0245550001', 'tw'], ['0245550002', null]] as const) {
+        expect((await api.post('/contacts', { phone, ...(locale ? { locale } : {}) }, tenant.auth)).status).to.equal(201);
+      }
+      const campaign = await api.post('/campaigns', { name: 'Parcel week', channel: 'SMS', templateId: created.body.data.id }, tenant.auth);
+      expect(campaign.status, campaign.text).to.equal(201);
+      await openFromMenu(page, 'Campaigns');
+      const card = page.getByRole('article').filter({ hasText: 'Parcel week' });
+      await card.getByRole('button', { name: 'Estimate' }).click();
+      const table = card.getByTestId('campaign-estimate-locales');
+      await table.waitFor();
+      expect((await table.getByRole('row').allTextContents()).slice(1).map((r) => r.slice(0, 3)).sort()).to.deep.equal(['en1', 'tw1']);
       expect(errors).to.deep.equal([]);
     } finally {
       await context.close();
