@@ -90,6 +90,13 @@ export class InMemoryContactRepository implements ContactRepository {
     return this.#audience(organizationId, audience).length;
   }
 
+  async countByLocale(organizationId: string, audience: Audience, limit: number): Promise<Array<{ locale: string | null; count: number }>> {
+    const counts = new Map<string | null, number>();
+    for (const c of this.#audience(organizationId, audience)) counts.set(c.locale ?? null, (counts.get(c.locale ?? null) ?? 0) + 1);
+    return [...counts].map(([locale, count]) => ({ locale, count }))
+      .sort((a, b) => b.count - a.count || ((a.locale ?? '') < (b.locale ?? '') ? -1 : 1)).slice(0, Math.min(1_000, limit));
+  }
+
   async page(organizationId: string, audience: Audience, afterId: string | null, limit: number): Promise<Contact[]> {
     return this.#audience(organizationId, audience).filter((c) => afterId === null || c.id > afterId)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit).map(copy);

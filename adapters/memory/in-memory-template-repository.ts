@@ -1,4 +1,5 @@
 import type { Template, TemplateStatus } from '../../core/domain/template.ts';
+import type { TemplateVariant } from '../../core/domain/template-variant.ts';
 import type { MetaTemplateCheck, MetaTemplateMapping } from '../../core/domain/whatsapp-template.ts';
 import type { TemplateRepository } from '../../core/ports/template-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
@@ -37,6 +38,31 @@ export class InMemoryTemplateRepository implements TemplateRepository {
     const t = this.#state.templates.get(id);
     if (!t || t.organizationId !== organizationId) return null;
     Object.assign(t, { status, reviewComment: comment, updatedAt: now });
+    return copy(t);
+  }
+
+  async putVariant(organizationId: string, id: string, variant: TemplateVariant, now: Date): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    if (!t || t.organizationId !== organizationId) return null;
+    const others = (t.variants ?? []).filter((v) => v.locale.toLowerCase() !== variant.locale.toLowerCase());
+    Object.assign(t, { variants: [...others, copy(variant)], updatedAt: now });
+    return copy(t);
+  }
+
+  async removeVariant(organizationId: string, id: string, locale: string, now: Date): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    if (!t || t.organizationId !== organizationId) return null;
+    const others = (t.variants ?? []).filter((v) => v.locale.toLowerCase() !== locale.toLowerCase());
+    if (others.length === (t.variants ?? []).length) return null;
+    Object.assign(t, { variants: others, updatedAt: now });
+    return copy(t);
+  }
+
+  async setVariantStatus(organizationId: string, id: string, locale: string, approvalRequestId: string, status: TemplateStatus, comment: string | null, now: Date): Promise<Template | null> {
+    const t = this.#state.templates.get(id);
+    const variant = t?.organizationId === organizationId ? t.variants?.find((v) => v.locale.toLowerCase() === locale.toLowerCase()) : undefined;
+    if (!t || !variant || variant.approvalRequestId !== approvalRequestId) return null;
+    Object.assign(variant, { status, reviewComment: comment, updatedAt: now });
     return copy(t);
   }
 }

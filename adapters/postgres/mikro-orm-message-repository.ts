@@ -189,6 +189,7 @@ function toMessage(row: Row): Message {
     leaseUntil: row.leaseUntil ?? null, createdAt: row.createdAt, updatedAt: row.updatedAt,
     sentAt: row.sentAt ?? null, deliveredAt: row.deliveredAt ?? null, failedAt: row.failedAt ?? null,
     ...(row.sealedContent ? { sealedContent: row.sealedContent } : {}),
+    ...(row.locale ? { locale: row.locale } : {}),
     ...(row.whatsappTemplate ? { whatsappTemplate: typeof row.whatsappTemplate === 'string' ? JSON.parse(row.whatsappTemplate) as WhatsappTemplateSend : row.whatsappTemplate } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { pushTokenSpellings } from '../../core/domain/push-content.ts';
 export interface ContactRow {
   id: string; organization_id: string; first_name: string | null; last_name: string | null; phone: string | null; email: string | null;
   country_code: string; tags: string[] | string; fcm_token: string | null; attributes: Record<string, string> | string | null;
-  opted_out_at: Date | string | null; created_at: Date | string; updated_at: Date | string; time_zone?: string | null;
+  opted_out_at: Date | string | null; created_at: Date | string; updated_at: Date | string; time_zone?: string | null; locale?: string | null;
   push_token_removed_at?: Date | string | null; push_token_removed_reason?: string | null;
 }
 
@@ -20,19 +20,19 @@ export function toContact(r: ContactRow): Contact {
     id: r.id, organizationId: r.organization_id, firstName: r.first_name, lastName: r.last_name, phone: r.phone, email: r.email,
     countryCode: r.country_code, tags: typeof r.tags === 'string' ? (JSON.parse(r.tags) as string[]) : r.tags, fcmToken: r.fcm_token,
     attributes: typeof r.attributes === 'string' ? (JSON.parse(r.attributes) as Record<string, string>) : r.attributes ?? {},
-    ...(r.time_zone ? { timeZone: r.time_zone } : {}), optedOutAt: toDate(r.opted_out_at),
+    ...(r.time_zone ? { timeZone: r.time_zone } : {}), ...(r.locale ? { locale: r.locale } : {}), optedOutAt: toDate(r.opted_out_at),
     ...(r.push_token_removed_at ? { pushTokenRemovedAt: toDate(r.push_token_removed_at), pushTokenRemovedReason: r.push_token_removed_reason ?? null } : {}),
     createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
   };
 }
 
-const COLUMNS = 'id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, opted_out_at, created_at, updated_at';
-const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.attributes, c.time_zone, c.opted_out_at, c.push_token_removed_at, c.push_token_removed_reason, c.created_at, c.updated_at';
+const COLUMNS = 'id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, locale, opted_out_at, created_at, updated_at';
+const SELECT = 'c.id, c.organization_id, c.first_name, c.last_name, c.phone, c.email, c.country_code, c.tags, c.fcm_token, c.attributes, c.locale, c.time_zone, c.opted_out_at, c.push_token_removed_at, c.push_token_removed_reason, c.created_at, c.updated_at';
 
 function toRow(c: Contact) {
   return {
     id: c.id, organization_id: c.organizationId, first_name: c.firstName, last_name: c.lastName, phone: c.phone, email: c.email,
-    country_code: c.countryCode, tags: c.tags, fcm_token: c.fcmToken, attributes: c.attributes, opted_out_at: c.optedOutAt, created_at: c.createdAt, updated_at: c.updatedAt,
+    country_code: c.countryCode, tags: c.tags, fcm_token: c.fcmToken, attributes: c.attributes, locale: c.locale ?? null, opted_out_at: c.optedOutAt, created_at: c.createdAt, updated_at: c.updatedAt,
   };
 }
 
@@ -48,9 +48,9 @@ export class SqlContactRepository implements ContactRepository {
   async insert(c: Contact): Promise<void> {
     // Through the ORM's execute (not sqlRows) so a duplicate phone/email surfaces as a unique violation.
     await translateUniqueViolation('contact', () => this.#em.execute(`insert into contacts
-      (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, time_zone, opted_out_at, created_at, updated_at)
-      values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?)`,
-    [c.id, c.organizationId, c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.timeZone ?? null, c.optedOutAt, c.createdAt, c.updatedAt]));
+      (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, time_zone, locale, opted_out_at, created_at, updated_at)
+      values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?, ?)`,
+    [c.id, c.organizationId, c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.timeZone ?? null, c.locale ?? null, c.optedOutAt, c.createdAt, c.updatedAt]));
   }
 
   async findById(organizationId: string, id: string): Promise<Contact | null> {
@@ -60,8 +60,8 @@ export class SqlContactRepository implements ContactRepository {
 
   async update(c: Contact): Promise<boolean> {
     const result = await translateUniqueViolation('contact', () => this.#em.execute(`update contacts set first_name = ?, last_name = ?, phone = ?, email = ?,
-      country_code = ?, tags = ?::jsonb, fcm_token = ?, attributes = ?::jsonb, time_zone = ?, opted_out_at = ?, updated_at = ? where organization_id = ? and id = ?`,
-    [c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.timeZone ?? null, c.optedOutAt, c.updatedAt, c.organizationId, c.id], 'run'));
+      country_code = ?, tags = ?::jsonb, fcm_token = ?, attributes = ?::jsonb, time_zone = ?, locale = ?, opted_out_at = ?, updated_at = ? where organization_id = ? and id = ?`,
+    [c.firstName, c.lastName, c.phone, c.email, c.countryCode, JSON.stringify(c.tags), c.fcmToken, JSON.stringify(c.attributes), c.timeZone ?? null, c.locale ?? null, c.optedOutAt, c.updatedAt, c.organizationId, c.id], 'run'));
     return (result as { affectedRows?: number }).affectedRows === 1;
   }
 
@@ -116,14 +116,14 @@ export class SqlContactRepository implements ContactRepository {
     const text = (pick: (c: Contact) => string | null) => textArrayLiteral(contacts.map(pick));
     const time = (pick: (c: Contact) => Date | null) => timestampArrayLiteral(contacts.map(pick));
     await sqlRows(this.#em, `insert into contacts (${COLUMNS})
-      select id, organization_id, first_name, last_name, phone, email, country_code, tags::jsonb, fcm_token, coalesce(attributes::jsonb, '{}'::jsonb), opted_out_at, created_at, updated_at
-      from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[])
-        as r (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, opted_out_at, created_at, updated_at)`,
+      select id, organization_id, first_name, last_name, phone, email, country_code, tags::jsonb, fcm_token, coalesce(attributes::jsonb, '{}'::jsonb), locale, opted_out_at, created_at, updated_at
+      from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::text[])
+        as r (id, organization_id, first_name, last_name, phone, email, country_code, tags, fcm_token, attributes, opted_out_at, created_at, updated_at, locale)`,
     [text((c) => c.id), text((c) => c.organizationId), text((c) => c.firstName), text((c) => c.lastName), text((c) => c.phone),
       text((c) => c.email), text((c) => c.countryCode), text((c) => JSON.stringify(c.tags)), text((c) => c.fcmToken),
       // Most imported contacts have no attributes: null (coalesced to {}) costs less to encode than '{}'.
       text((c) => (Object.keys(c.attributes).length === 0 ? null : JSON.stringify(c.attributes))),
-      time((c) => c.optedOutAt), time((c) => c.createdAt), time((c) => c.updatedAt)]);
+      time((c) => c.optedOutAt), time((c) => c.createdAt), time((c) => c.updatedAt), text((c) => c.locale ?? null)]);
   }
 
   /** A savepoint inside a transaction, so that a refused insert leaves the transaction usable. */
@@ -145,7 +145,7 @@ export class SqlContactRepository implements ContactRepository {
   async updateMany(contacts: readonly Contact[]): Promise<void> {
     if (contacts.length === 0) return;
     await sqlRows(this.#em, `update contacts c set first_name = v.first_name, last_name = v.last_name, phone = v.phone, email = v.email,
-      country_code = v.country_code, tags = v.tags, fcm_token = v.fcm_token, attributes = v.attributes, updated_at = v.updated_at
+      country_code = v.country_code, tags = v.tags, fcm_token = v.fcm_token, attributes = v.attributes, locale = v.locale, updated_at = v.updated_at
       from json_populate_recordset(null::contacts, $1::json) v where c.id = v.id and c.organization_id = v.organization_id`,
     [JSON.stringify(contacts.map(toRow))]);
   }
@@ -164,6 +164,14 @@ export class SqlContactRepository implements ContactRepository {
     const from = audienceSql(organizationId, audience, params);
     const rows = await sqlRows<{ n: string | number }>(this.#em, `select count(*) as n ${from}`, params);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async countByLocale(organizationId: string, audience: Audience, limit: number): Promise<Array<{ locale: string | null; count: number }>> {
+    const params: unknown[] = [];
+    const from = audienceSql(organizationId, audience, params);
+    const rows = await sqlRows<{ locale: string | null; n: string | number }>(this.#em,
+      `select c.locale, count(*) as n ${from} group by c.locale order by n desc, c.locale nulls first limit ${Math.min(1_000, Math.max(0, limit | 0))}`, params);
+    return rows.map((r) => ({ locale: r.locale, count: Number(r.n) }));
   }
 
   async page(organizationId: string, audience: Audience, afterId: string | null, limit: number): Promise<Contact[]> {

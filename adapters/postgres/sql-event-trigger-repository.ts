@@ -9,7 +9,7 @@ interface TriggerRow {
   variables: Record<string, string> | string; country_code: string; template_id: string | null; fallback_subject: string;
   plan: PlannedChannel[] | string; unreachable: Array<{ channel: Channel; reason: string }> | string; retry_rules: RetryRules | string;
   api_key_id: string | null; user_id: string | null; is_sandbox: boolean; state: string; current_step: number; current_attempt: number;
-  current_message_id: string | null; retry_at: Date | string | null; version: number; created_at: Date | string; updated_at: Date | string;
+  current_message_id: string | null; retry_at: Date | string | null; version: number; created_at: Date | string; updated_at: Date | string; locale?: string | null;
 }
 
 interface StepRow {
@@ -28,6 +28,7 @@ function toTrigger(r: TriggerRow): EventTrigger {
     unreachable: json(r.unreachable), retryRules: json(r.retry_rules), apiKeyId: r.api_key_id, userId: r.user_id, isSandbox: r.is_sandbox,
     state: r.state as TriggerState, currentStep: Number(r.current_step), currentAttempt: Number(r.current_attempt), currentMessageId: r.current_message_id,
     retryAt: toDate(r.retry_at), version: Number(r.version), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
+    ...(r.locale ? { locale: r.locale } : {}),
   };
 }
 
@@ -50,11 +51,11 @@ export class SqlEventTriggerRepository implements EventTriggerRepository {
   async insert(t: EventTrigger): Promise<void> {
     await sqlRows(this.#em, `insert into event_triggers (id, organization_id, event_id, event_slug, contact_id, recipient_to, variables, country_code,
       template_id, fallback_subject, plan, unreachable, retry_rules, api_key_id, user_id, is_sandbox, state, current_step, current_attempt,
-      current_message_id, retry_at, version, created_at, updated_at)
-      values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+      current_message_id, retry_at, version, created_at, updated_at, locale)
+      values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
     [t.id, t.organizationId, t.eventId, t.eventSlug, t.contactId, t.to, JSON.stringify(t.variables), t.countryCode, t.templateId, t.fallbackSubject,
       JSON.stringify(t.plan), JSON.stringify(t.unreachable), JSON.stringify(t.retryRules), t.apiKeyId, t.userId, t.isSandbox, t.state, t.currentStep,
-      t.currentAttempt, t.currentMessageId, t.retryAt, t.version, t.createdAt, t.updatedAt], { prepare: true });
+      t.currentAttempt, t.currentMessageId, t.retryAt, t.version, t.createdAt, t.updatedAt, t.locale ?? null], { prepare: true });
   }
 
   async findById(organizationId: string, id: string): Promise<EventTrigger | null> {

@@ -19,6 +19,11 @@ export function compileRule(rule: SegmentRule, params: unknown[]): string {
     case 'createdAt': return `c.created_at ${rule.op === 'before' ? '<' : '>'} ${bind(rule.value)}::timestamptz`;
     case 'address': return `${COLUMNS[rule.value]} is not null`;
     case 'optedOut': return rule.value ? 'c.opted_out_at is not null' : 'c.opted_out_at is null';
+    case 'locale': {
+      if (rule.op === 'exists') return rule.value ? 'c.locale is not null' : 'c.locale is null';
+      if (rule.op === 'equals') return `lower(c.locale) = any(${bind(rule.value)}::text[])`;
+      return `(${rule.value.map((v) => `starts_with(lower(c.locale), ${bind(v)}::text)`).join(' or ')})`;
+    }
     case 'attribute': {
       const column = `(c.attributes ->> ${bind(rule.name)}::text)`;
       if (rule.op === 'exists') return `${column} is not null`;

@@ -1,4 +1,5 @@
 import { DEFAULT_COUNTRY, normalizePhone } from './phone.ts';
+import { normaliseLocale } from './locale.ts';
 import { looksLikeWebPushSubscription, parseWebPushSubscription } from './web-push-subscription.ts';
 
 /** A person a tenant messages: any of phone (E.164), email (lowercased) and push token. */
@@ -19,6 +20,8 @@ export interface Contact {
   attributes: Record<string, string>;
   /** Set when the contact opted out (they are also on the suppression list). */
   optedOutAt: Date | null;
+  /** BCP 47 locale the contact reads (docs/contacts.md): picks the template variant (docs/templates.md, "Locales"); null or absent: the organization's default. */
+  locale?: string | null;
   /** IANA time zone for send windows and quiet hours (docs/consent.md); null or absent: the country's. */
   timeZone?: string | null;
   /** The last push token removal: a vendor said the device is gone (docs/contacts.md, "Dead push tokens"). */
@@ -32,7 +35,7 @@ export interface Contact {
 export function contactView(c: Contact) {
   return {
     id: c.id, firstName: c.firstName, lastName: c.lastName, phone: c.phone, email: c.email, countryCode: c.countryCode,
-    tags: c.tags, fcmToken: c.fcmToken, attributes: c.attributes, timeZone: c.timeZone ?? null, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    tags: c.tags, fcmToken: c.fcmToken, attributes: c.attributes, locale: c.locale ?? null, timeZone: c.timeZone ?? null, optedOut: c.optedOutAt !== null, optedOutAt: c.optedOutAt?.toISOString() ?? null,
     pushTokenRemovedAt: c.pushTokenRemovedAt?.toISOString() ?? null, pushTokenRemovedReason: c.pushTokenRemovedReason ?? null,
     createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
   };
@@ -52,6 +55,8 @@ export interface ContactFieldsInput {
   countryCode?: string | undefined;
   tags?: readonly string[] | undefined;
   fcmToken?: string | null | undefined;
+  /** A BCP 47 locale ('tw', 'en-GH'); blank: none given. */
+  locale?: string | null | undefined;
   /** Attributes to set; a null or blank value removes the attribute (on update and import). */
   attributes?: Readonly<Record<string, string | null>> | undefined;
 }
@@ -59,6 +64,8 @@ export interface ContactFieldsInput {
 export type ContactFields = Pick<Contact, 'firstName' | 'lastName' | 'phone' | 'email' | 'countryCode' | 'tags' | 'fcmToken'> & {
   /** Attributes given (null: remove), merged into the contact's by the caller. */
   attributes: Record<string, string | null>;
+  /** Normalised (domain/locale.ts); absent when none was given. */
+  locale?: string;
 };
 
 /** Bounds of contact attributes: names are identifiers usable as template placeholders. */
@@ -103,6 +110,9 @@ export function normalizeContactFields(input: ContactFieldsInput):
     if (!read.ok) return { ok: false, field: 'fcmToken', reason: `fcmToken ${read.reason}` };
     fcmToken = read.canonical;
   }
+  const givenLocale = blank(input.locale);
+  const locale = givenLocale === null ? null : normaliseLocale(givenLocale);
+  if (givenLocale !== null && locale === null) return { ok: false, field: 'locale', reason: 'locale must be a BCP 47 language tag such as tw, ee, gaa, fr or en-GH' };
   const attributes = input.attributes ?? {};
   if (Object.keys(attributes).length > ATTRIBUTES_MAX) return { ok: false, field: 'attributes', reason: `at most ${ATTRIBUTES_MAX} attributes` };
   for (const [name, value] of Object.entries(attributes)) {
@@ -113,7 +123,7 @@ export function normalizeContactFields(input: ContactFieldsInput):
     ok: true,
     fields: {
       firstName: blank(input.firstName), lastName: blank(input.lastName), phone, email, countryCode,
-      tags: normalizeTags(input.tags ?? []), fcmToken, attributes: { ...attributes },
+      tags: normalizeTags(input.tags ?? []), fcmToken, attributes: { ...attributes }, ...(locale ? { locale } : {}),
     },
   };
 }

@@ -48,6 +48,7 @@ export function mergeImportRows(rows: readonly ImportRow[], stored: readonly Con
     match.firstName = fields.firstName ?? match.firstName; match.lastName = fields.lastName ?? match.lastName;
     match.phone = fields.phone ?? match.phone; match.email = fields.email ?? match.email; match.fcmToken = fields.fcmToken ?? match.fcmToken;
     if (hasCountry) match.countryCode = fields.countryCode;
+    if (fields.locale) match.locale = fields.locale;
     match.tags = [...new Set([...match.tags, ...fields.tags])];
     match.attributes = mergeAttributes(match.attributes, fields.attributes);
     match.updatedAt = now;

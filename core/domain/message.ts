@@ -36,6 +36,8 @@ export interface Message {
    */
   whatsappTemplate?: WhatsappTemplateSend | null;
   templateId: string | null;
+  /** The template locale it was rendered in (docs/templates.md, "Locales"); null or absent: no template. */
+  locale?: string | null;
   /** What kind of message it is (the template's category, a campaign's, or the send's `category`); consent and send windows depend on it. */
   category: TemplateCategory;
   status: DeliveryStatus;
@@ -90,6 +92,7 @@ export function deliveryLogView(m: Message) {
     createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
     sentAt: m.sentAt?.toISOString() ?? null, deliveredAt: m.deliveredAt?.toISOString() ?? null, failedAt: m.failedAt?.toISOString() ?? null,
   };
+  if (m.locale) view['locale'] = m.locale; // rendered from a template: its locale (docs/templates.md, "Locales")
   if (m.errorCode) { view['errorCode'] = m.errorCode; view['errorMessage'] = m.errorMessage; }
   // Sent outside WhatsApp's 24-hour window: which Meta template it went as (docs/whatsapp-templates.md).
   if (m.whatsappTemplate) view['whatsappTemplate'] = { name: m.whatsappTemplate.name, language: m.whatsappTemplate.language.code };

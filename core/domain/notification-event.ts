@@ -72,6 +72,8 @@ export interface EventTrigger {
   variables: Record<string, string>;
   countryCode: string;
   templateId: string | null;
+  /** The template locale resolved when it fired (request `locale`, contact's, organization's default): every step renders in it. */
+  locale?: string | null;
   /** Subject used when a non-EMAIL template is sent by email (the event's name). */
   fallbackSubject: string;
   /** The chosen channel first, then the reachable fallback channels. */

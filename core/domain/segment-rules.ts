@@ -23,7 +23,10 @@ export type Condition =
   | { field: 'optedOut'; op: 'equals'; value: boolean }
   /** A contact attribute (case-sensitive text as stored); `exists` takes no value. */
   | { field: 'attribute'; name: string; op: 'equals' | 'contains' | 'startsWith'; value: string[] }
-  | { field: 'attribute'; name: string; op: 'exists' };
+  | { field: 'attribute'; name: string; op: 'exists' }
+  /** The contact's locale, compared case-insensitively ('en' startsWith matches 'en' and 'en-GH'); `exists` false: contacts without one. */
+  | { field: 'locale'; op: 'equals' | 'startsWith'; value: string[] }
+  | { field: 'locale'; op: 'exists'; value: boolean };
 export type SegmentRule = { all: SegmentRule[] } | { any: SegmentRule[] } | Condition;
 
 export const RULE_MAX_DEPTH = 5;
@@ -52,7 +55,11 @@ const conditionSchema = v.variant('field', [
     v.strictObject({ field: v.literal('attribute'), name: attributeName, op: v.literal('exists') }),
     v.strictObject({ field: v.literal('attribute'), name: attributeName, op: v.picklist(['equals', 'contains', 'startsWith']), value: textValues }),
   ], 'op must be equals, contains, startsWith or exists'),
-], `field must be one of ${[...TEXT_FIELDS, 'tags', 'createdAt', 'address', 'optedOut', 'attribute'].join(', ')}`);
+  v.variant('op', [
+    v.strictObject({ field: v.literal('locale'), op: v.literal('exists'), value: v.boolean('must be true or false') }),
+    v.strictObject({ field: v.literal('locale'), op: v.picklist(['equals', 'startsWith']), value: textValues }),
+  ], 'op must be equals, startsWith or exists'),
+], `field must be one of ${[...TEXT_FIELDS, 'tags', 'createdAt', 'address', 'optedOut', 'attribute', 'locale'].join(', ')}`);
 
 const ruleSchema: v.GenericSchema<unknown, SegmentRule> = v.lazy((input) => {
   if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
@@ -84,6 +91,7 @@ export function parseSegmentRule(raw: unknown, field = 'rules'): SegmentRule {
     if (rule.field === 'phone') return { ...rule, value: rule.value.map((value, i) => phoneValue(value, rule.op, `${path}.value${rule.value.length > 1 ? `[${i}]` : ''}`, field)) };
     if (rule.field === 'countryCode') return { ...rule, value: rule.value.map((value) => value.toUpperCase()) };
     if (rule.field === 'email') return { ...rule, value: rule.value.map((value) => value.toLowerCase()) };
+    if (rule.field === 'locale' && rule.op !== 'exists') return { ...rule, value: rule.value.map((value) => value.toLowerCase()) };
     return rule;
   };
   return walk(result.output, 1, field);
@@ -107,9 +115,10 @@ function expandShorthand(raw: unknown, field: string): unknown {
       }
       if (key === 'optedOut') return { field: 'optedOut', op: 'equals', value };
       if (key === 'address') return { field: 'address', op: 'exists', value };
+      if (key === 'locale') return { field: 'locale', op: 'equals', value };
       // Any other key is a contact attribute ({ "city": "Kumasi" }).
       if (ATTRIBUTE_NAME.test(key)) return { field: 'attribute', name: key, op: 'equals', value };
-      const known = [...TEXT_FIELDS, 'tags', 'optedOut', 'address'].join(', ');
+      const known = [...TEXT_FIELDS, 'tags', 'optedOut', 'address', 'locale'].join(', ');
       throw ruleError(field, `${field}.${key}`, [`${field}.${key}: neither a contact field (${known}) nor an attribute name (a letter, then up to 40 letters, digits and _)`]);
     }),
   };
@@ -150,6 +159,11 @@ export function matchesRule(contact: Contact, rule: SegmentRule): boolean {
     case 'createdAt': return rule.op === 'before' ? contact.createdAt < rule.value : contact.createdAt > rule.value;
     case 'address': return contact[rule.value] !== null;
     case 'optedOut': return (contact.optedOutAt !== null) === rule.value;
+    case 'locale': {
+      const have = contact.locale?.toLowerCase() ?? null;
+      if (rule.op === 'exists') return (have !== null) === rule.value;
+      return have !== null && rule.value.some((want) => (rule.op === 'equals' ? have === want : have.startsWith(want)));
+    }
     case 'attribute': {
       const have = contact.attributes[rule.name];
       if (rule.op === 'exists') return have !== undefined;

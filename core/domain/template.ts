@@ -1,4 +1,5 @@
 import type { TemplateCategory, TemplateChannel } from './channel.ts';
+import { templateVariantView, type TemplateVariant } from './template-variant.ts';
 import { metaCheckView, type MetaTemplateCheck, type MetaTemplateMapping } from './whatsapp-template.ts';
 
 export type TemplateStatus = 'APPROVED' | 'PENDING_APPROVAL' | 'REJECTED';
@@ -22,6 +23,8 @@ export interface Template {
   metaTemplate?: MetaTemplateMapping | null;
   /** The last check of `metaTemplate` against the Meta account; null until checked (or after the mapping changed). */
   metaCheck?: MetaTemplateCheck | null;
+  /** The template's text in other locales (docs/templates.md, "Locales"); `language` is the default locale, whose text is `body`. */
+  variants?: TemplateVariant[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,6 +34,7 @@ export function templateView(t: Template) {
     id: t.id, name: t.name, channel: t.channel, body: t.body, subject: t.subject, countryCode: t.countryCode, language: t.language,
     category: t.category, variables: t.variables, status: t.status, reviewComment: t.reviewComment,
     ...(t.channel === 'WHATSAPP' ? { metaTemplate: t.metaTemplate ?? null, metaCheck: metaCheckView(t.metaCheck ?? null) } : {}),
+    variants: [...(t.variants ?? [])].sort((a, b) => (a.locale < b.locale ? -1 : 1)).map(templateVariantView),
     createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString(),
   };
 }

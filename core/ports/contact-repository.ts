@@ -48,6 +48,11 @@ export interface ContactRepository {
    * organization. Returns the changed contacts as they are now (none when nobody held it).
    */
   clearPushToken(organizationId: string, token: string, at: Date, reason: string): Promise<Contact[]>;
+  /**
+   * The audience's contacts per locale (null: contacts without one), largest groups first (then by
+   * locale), at most `limit` groups (<= 1,000). Campaign estimates price each locale's variant (docs/campaigns.md).
+   */
+  countByLocale(organizationId: string, audience: Audience, limit: number): Promise<Array<{ locale: string | null; count: number }>>;
   /** How many contacts the audience holds. */
   count(organizationId: string, audience: Audience): Promise<number>;
   /** Keyset page of the audience in id order: contacts with id > `afterId` (null = from the start), at most `limit` (<= 5,000). */

@@ -40,5 +40,7 @@ export const MessageEntity = defineEntity({
     failedAt: p.datetime().nullable(),
     sealedContent: p.text().nullable(),
     whatsappTemplate: p.json<WhatsappTemplateSend>().nullable(),
+    /** The template locale the message was rendered in (migration 0062). */
+    locale: p.string().nullable(),
   },
 });

@@ -1,3 +1,4 @@
+import type { TemplateVariant } from '../../../core/domain/template-variant.ts';
 import type { MetaTemplateCheck, MetaTemplateMapping } from '../../../core/domain/whatsapp-template.ts';
 import { defineEntity, p } from '@mikro-orm/core';
 
@@ -20,10 +21,15 @@ export const TemplateEntity = defineEntity({
     createdByUserId: p.string().nullable(),
     metaTemplate: p.json<MetaTemplateMapping>().nullable(),
     metaCheck: p.json<StoredMetaCheck>().nullable(),
+    /** Locale variants keyed by the lowercased locale (migration 0062). */
+    variants: p.json<Record<string, StoredVariant>>(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
 });
+
+/** A TemplateVariant as stored (jsonb: dates as ISO strings). */
+export type StoredVariant = Omit<TemplateVariant, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
 
 /** A MetaTemplateCheck as stored (jsonb: the date as an ISO string). */
 export type StoredMetaCheck = Omit<MetaTemplateCheck, 'checkedAt'> & { checkedAt: string };

@@ -66,7 +66,7 @@ final class NkraClient
     }
 
     /**
-     * POST /messages/send: channel, to, body, subject, countryCode, templateId, variables, senderId, async, idempotencyKey.
+     * POST /messages/send: channel, to, body, subject, countryCode, templateId, locale (BCP 47, picks the template's variant), variables, senderId, async, idempotencyKey.
      * Returns the delivery log, also when the send was REJECTED by fraud rules (status REJECTED, errorCode).
      *
      * @param array<string, mixed> $input
@@ -102,7 +102,7 @@ final class NkraClient
     }
 
     /**
-     * POST /events/trigger: event (the slug), to or contactId, variables, countryCode, idempotencyKey.
+     * POST /events/trigger: event (the slug), to or contactId, variables, countryCode, locale (BCP 47), idempotencyKey.
      * Returns the trigger with its channel plan, steps and every delivery log.
      *
      * @param array<string, mixed> $input

@@ -69,15 +69,16 @@ class NkraClient:
     def send(self, channel: str, to: str, body: Optional[str] = None, *, subject: Optional[str] = None, country_code: Optional[str] = None,
              template_id: Optional[str] = None, variables: Optional[Mapping[str, str]] = None, sender_id: Optional[str] = None,
              idempotency_key: Optional[str] = None, async_: bool = False, timeout: Optional[float] = None,
-             category: Optional[str] = None, send_at: Optional[str] = None) -> DeliveryLog:
+             category: Optional[str] = None, send_at: Optional[str] = None, locale: Optional[str] = None) -> DeliveryLog:
         """POST /messages/send. Returns the delivery log, also when the send was REJECTED by fraud rules.
 
         ``category`` applies when no template gives one (default TRANSACTIONAL, docs/consent.md); ``send_at``
-        (ISO 8601, at most 35 days ahead) schedules it: the answer is SCHEDULED (docs/scheduling.md).
+        (ISO 8601, at most 35 days ahead) schedules it: the answer is SCHEDULED (docs/scheduling.md). ``locale``
+        (BCP 47: ``tw``, ``fr``, ``en-GH``) picks the template's text in that locale when it has it (docs/templates.md).
         """
         payload = _compact({"channel": channel, "to": to, "body": body, "subject": subject, "countryCode": country_code, "templateId": template_id,
                             "variables": dict(variables) if variables is not None else None, "senderId": sender_id, "category": category,
-                            "sendAt": send_at, "async": True if async_ else None, "idempotencyKey": idempotency_key or new_idempotency_key()})
+                            "sendAt": send_at, "locale": locale, "async": True if async_ else None, "idempotencyKey": idempotency_key or new_idempotency_key()})
         return cast(DeliveryLog, self._request("POST", "/messages/send", payload, timeout))
 
     def send_bulk(self, messages: Sequence[BulkMessageItem], *, async_: bool = False, country_code: Optional[str] = None,
@@ -93,10 +94,11 @@ class NkraClient:
 
     def trigger_event(self, event: str, *, to: Optional[str] = None, contact_id: Optional[str] = None,
                       variables: Optional[Mapping[str, str]] = None, country_code: Optional[str] = None,
-                      idempotency_key: Optional[str] = None, timeout: Optional[float] = None, send_at: Optional[str] = None) -> EventTrigger:
+                      idempotency_key: Optional[str] = None, timeout: Optional[float] = None, send_at: Optional[str] = None,
+                      locale: Optional[str] = None) -> EventTrigger:
         """POST /events/trigger (``to`` or ``contact_id``): the trigger with its channel plan, steps and delivery logs."""
         payload = _compact({"event": event, "to": to, "contactId": contact_id, "variables": dict(variables) if variables is not None else None,
-                            "countryCode": country_code, "sendAt": send_at, "idempotencyKey": idempotency_key or new_idempotency_key()})
+                            "countryCode": country_code, "sendAt": send_at, "locale": locale, "idempotencyKey": idempotency_key or new_idempotency_key()})
         return cast(EventTrigger, self._request("POST", "/events/trigger", payload, timeout))
 
     def get_message(self, message_id: str, *, timeout: Optional[float] = None) -> MessageDetail:

@@ -34,6 +34,7 @@ class DeliveryLog(TypedDict):
     isSandbox: bool
     templateId: Optional[str]
     category: str
+    locale: NotRequired[str]
     scheduledAt: Optional[str]
     provider: Optional[str]
     attempts: int

@@ -24,6 +24,8 @@ export interface DeliveryLog {
   encoding: 'GSM-7' | 'UCS-2' | null;
   isSandbox: boolean;
   templateId: string | null;
+  /** Rendered from a template: the locale its text was chosen in (docs/templates.md, "Locales"). */
+  locale?: string;
   category: MessageCategory;
   /** When a SCHEDULED message is (or was) due; null for a message sent at once. */
   scheduledAt: string | null;
@@ -58,6 +60,8 @@ export interface SendMessageInput {
   /** ISO 3166 alpha-2 used to read local phone numbers; default GH. */
   countryCode?: string;
   templateId?: string;
+  /** BCP 47 ('tw', 'fr', 'en-GH'): the template's text in this locale when it has it, before the contact's and the organization's. */
+  locale?: string;
   variables?: Record<string, string>;
   senderId?: string;
   /** The message's category when no template gives one (default TRANSACTIONAL; docs/consent.md). */
@@ -102,6 +106,8 @@ export interface TriggerEventInput {
   contactId?: string;
   variables?: Record<string, string>;
   countryCode?: string;
+  /** BCP 47: render the event's template in this locale when it has it (docs/templates.md, "Locales"). */
+  locale?: string;
   /** The first message not before this ISO 8601 time (docs/scheduling.md). */
   sendAt?: string;
   idempotencyKey?: string;

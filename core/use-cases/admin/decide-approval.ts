@@ -37,7 +37,11 @@ export class DecideApproval {
         if (!existing) throw new AppError('NOT_FOUND', 'Approval request not found');
         throw new AppError('CONFLICT', `This approval request was already ${existing.status.toLowerCase()}`, { status: existing.status });
       }
-      if (decided.kind === 'TEMPLATE') {
+      const variantLocale = decided.content['locale'];
+      if (decided.kind === 'TEMPLATE' && typeof variantLocale === 'string') {
+        // A locale variant's request (docs/templates.md, "Locales"): moves that variant while the request is still its own.
+        await tx.templates.setVariantStatus(decided.organizationId, decided.subjectId, variantLocale, decided.id, verdict, comment, now);
+      } else if (decided.kind === 'TEMPLATE') {
         await tx.templates.setStatus(decided.organizationId, decided.subjectId, verdict, comment, now);
       }
       if (decided.kind === 'SENDER_ID') {

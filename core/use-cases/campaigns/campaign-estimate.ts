@@ -2,7 +2,11 @@ import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { fieldError } from '../../errors.ts';
 import type { Campaign } from '../../domain/campaign.ts';
+import { encodingReport, type EncodingReport } from '../../domain/encoding-report.ts';
+import type { SegmentRule } from '../../domain/segment-rules.ts';
+import type { SmsEncoding } from '../../domain/sms-segments.ts';
 import type { Template } from '../../domain/template.ts';
+import { chooseTemplateContent } from '../../domain/template-variant.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -11,22 +15,40 @@ import { campaignAudience, prepareForContact } from './campaign-support.ts';
 import type { OwnAccountPricing } from '../messaging/accept-messages.ts';
 import { routePrice } from '../messaging/own-account-price.ts';
 
-/** Contacts priced to estimate a campaign's cost. */
+/** Contacts priced per locale to estimate a campaign's cost. */
 const ESTIMATE_SAMPLE = 200;
+/** Contact locales counted one by one; contacts in rarer locales are priced at the dearest locale's price. */
+const LOCALE_GROUPS = 100;
+
+/** One locale of the template the audience will get, and what its messages cost. */
+export interface LocaleEstimate {
+  /** The template locale these recipients get (their own, the organization's default or the template's: docs/templates.md "Locales"). */
+  locale: string;
+  /** The contacts' own locales that resolve to it (null: contacts without one). */
+  contactLocales: Array<string | null>;
+  recipients: number;
+  skipped: number;
+  /** SMS: the encoding and segments of the dearest message in the sample; null / 1 for other channels. */
+  encoding: SmsEncoding | null;
+  segments: number;
+  /** Pesewas per message (the dearest in the sample) and for these recipients. */
+  price: number;
+  cost: number;
+  /** The text's characters that force UCS-2 (SMS), with suggestions when asked for (domain/encoding-report.ts). */
+  text: EncodingReport | null;
+}
 
 export interface CampaignEstimate {
   recipients: number;
   /** The new-tenant cap now (null when the organization is established) and how many recipients it would refuse. */
   newTenantCap: (NewTenantAllowance & { refused: number }) | null;
-  /**
-   * Recipients who would be skipped (a placeholder their fields and attributes cannot fill, an invalid
-   * address): exact when the audience fits the sample, else scaled from the sample; with the reasons seen.
-   */
+  /** Recipients who would be skipped (exact when every locale's audience fits its sample, else scaled from the samples); with the reasons seen. */
   skipped: { count: number; exact: boolean; reasons: string[] };
-  /** SMS segments per message (the largest in the sample; 1 for other channels). */
+  /** SMS segments per message (the largest in the samples; 1 for other channels). */
   segmentsPerMessage: number;
-  /** Estimated cost in pesewas: recipients x the highest price in the sample, on each recipient's route (an upper bound when prices vary by country or name length). */
+  /** Pesewas: the sum over locales of recipients x the dearest price in that locale's sample (exact when a locale's messages cost the same). */
   cost: number;
+  locales: LocaleEstimate[];
   template: Template;
 }
 
@@ -41,30 +63,70 @@ export interface CampaignEstimateDeps {
   ownAccounts?: OwnAccountPricing | undefined;
 }
 
-/** Recipients now, and a cost estimate priced from a sample of them. VALIDATION_ERROR when the campaign has no usable template. */
-export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Campaign): Promise<CampaignEstimate> {
+/**
+ * Recipients now, and a cost estimate per template locale: the audience is counted per contact locale,
+ * each contact locale resolved to the variant it gets, and each variant priced from a sample of its own
+ * recipients. VALIDATION_ERROR when the campaign has no usable template.
+ */
+export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Campaign, options: { suggest?: boolean } = {}): Promise<CampaignEstimate> {
   if (!campaign.templateId) throw fieldError('templateId', 'a campaign needs a template to send');
   const template = await deps.storage.templates.findById(campaign.organizationId, campaign.templateId);
   if (!template) throw fieldError('templateId', 'the template no longer exists');
   const audience = await campaignAudience(deps.storage, campaign);
-  const [recipients, sample, rules] = await Promise.all([
+  const [recipients, groups, rules, organization] = await Promise.all([
     deps.storage.contacts.count(campaign.organizationId, audience),
-    deps.storage.contacts.page(campaign.organizationId, audience, null, ESTIMATE_SAMPLE),
+    deps.storage.contacts.countByLocale(campaign.organizationId, audience, LOCALE_GROUPS),
     deps.pricing.listActive(),
+    deps.storage.organizations.findById(campaign.organizationId),
   ]);
-  let price = 0; let segments = 1; let skippedInSample = 0;
-  const reasons = new Set<string>();
-  for (const contact of sample) {
-    const result = prepareForContact(campaign, template, contact, rules, optOutOption(deps, campaign.organizationId));
-    if (result.ok) { price = Math.max(price, routePrice(deps.ownAccounts, campaign.organizationId, result.prepared).price); segments = Math.max(segments, result.prepared.segments); } else { skippedInSample += 1; reasons.add(result.reason); }
+  const organizationLocale = organization?.defaultLanguage ?? null;
+  const buckets = new Map<string, { contactLocales: Array<string | null>; recipients: number }>();
+  for (const group of groups) {
+    const locale = chooseTemplateContent(template, [group.locale, organizationLocale]).locale;
+    const bucket = buckets.get(locale) ?? { contactLocales: [], recipients: 0 };
+    bucket.contactLocales.push(group.locale); bucket.recipients += group.count;
+    buckets.set(locale, bucket);
   }
-  const exact = sample.length >= recipients;
-  const skipped = { count: exact ? skippedInSample : Math.round((skippedInSample / Math.max(1, sample.length)) * recipients), exact, reasons: [...reasons].slice(0, 5) };
+  const optOut = optOutOption(deps, campaign.organizationId);
+  const locales: LocaleEstimate[] = [];
+  const reasons = new Set<string>();
+  let exact = true;
+  for (const [locale, bucket] of buckets) {
+    const only: SegmentRule = { any: [
+      ...(bucket.contactLocales.some((l) => l !== null) ? [{ field: 'locale' as const, op: 'equals' as const, value: bucket.contactLocales.flatMap((l) => (l ? [l.toLowerCase()] : [])) }] : []),
+      ...(bucket.contactLocales.includes(null) ? [{ field: 'locale' as const, op: 'exists' as const, value: false }] : []),
+    ] };
+    const sample = await deps.storage.contacts.page(campaign.organizationId, { ...audience, rule: { all: [audience.rule, only] } }, null, ESTIMATE_SAMPLE);
+    let price = 0; let segments = 1; let encoding: SmsEncoding | null = null; let skippedInSample = 0;
+    for (const contact of sample) {
+      const result = prepareForContact(campaign, template, contact, rules, optOut, organizationLocale);
+      if (!result.ok) { skippedInSample += 1; reasons.add(result.reason); continue; }
+      const routed = routePrice(deps.ownAccounts, campaign.organizationId, result.prepared).price;
+      if (routed >= price) { price = routed; encoding = result.prepared.encoding; }
+      segments = Math.max(segments, result.prepared.segments);
+    }
+    const complete = sample.length >= bucket.recipients;
+    exact &&= complete;
+    const skipped = complete ? skippedInSample : Math.round((skippedInSample / Math.max(1, sample.length)) * bucket.recipients);
+    const content = chooseTemplateContent(template, [locale]);
+    locales.push({ locale, contactLocales: bucket.contactLocales, recipients: bucket.recipients, skipped, encoding, segments, price,
+      cost: (bucket.recipients - skipped) * price, text: campaign.channel === 'SMS' ? encodingReport(content.body, options) : null });
+  }
+  const counted = locales.reduce((sum, l) => sum + l.recipients, 0);
+  if (counted < recipients && locales.length > 0) {
+    // Contacts in locales beyond the counted groups (or added since): priced at the dearest locale's price.
+    const dearest = locales.reduce((a, b) => (b.price > a.price ? b : a));
+    dearest.recipients += recipients - counted; dearest.cost += (recipients - counted) * dearest.price; exact = false;
+  }
+  locales.sort((a, b) => b.recipients - a.recipients || (a.locale < b.locale ? -1 : 1));
+  const skippedCount = locales.reduce((sum, l) => sum + l.skipped, 0);
   const now = deps.clock.now();
-  const organization = await deps.storage.organizations.findById(campaign.organizationId);
   const young = organization && isNewOrganization(organization, deps.fraud, now);
   const sentThisHour = young ? await deps.storage.messages.countSince(campaign.organizationId, new Date(now.getTime() - 3_600_000)) : 0;
   const allowance = organization ? newTenantAllowance(organization, deps.fraud, sentThisHour, now) : null;
   const newTenantCap = allowance ? { ...allowance, refused: Math.max(0, recipients - allowance.remaining) } : null;
-  return { recipients, newTenantCap, skipped, segmentsPerMessage: segments, cost: (recipients - skipped.count) * price, template };
+  return {
+    recipients, newTenantCap, skipped: { count: skippedCount, exact, reasons: [...reasons].slice(0, 5) },
+    segmentsPerMessage: Math.max(1, ...locales.map((l) => l.segments)), cost: locales.reduce((sum, l) => sum + l.cost, 0), locales, template,
+  };
 }

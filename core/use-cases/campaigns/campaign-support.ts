@@ -34,7 +34,8 @@ export async function campaignAudience(repos: Pick<Repositories, 'segments'>, ca
 }
 
 /** The message a contact gets, or why the contact is skipped (no valid address, a placeholder the contact cannot fill). */
-export function prepareForContact(campaign: Campaign, template: Template, contact: Contact, rules: readonly PricingRule[], optOut?: OptOutLinks):
+export function prepareForContact(campaign: Campaign, template: Template, contact: Contact, rules: readonly PricingRule[], optOut?: OptOutLinks,
+  organizationLocale: string | null = null):
   { ok: true; prepared: PreparedMessage } | { ok: false; reason: string } {
   const to = contact[addressKindOf(campaign.channel)];
   if (!to) return { ok: false, reason: `no ${addressKindOf(campaign.channel)}` };
@@ -43,6 +44,7 @@ export function prepareForContact(campaign: Campaign, template: Template, contac
   try {
     return { ok: true, prepared: prepareMessage({
       channel: campaign.channel, to, templateId: template.id, variables, countryCode: contact.countryCode, category: campaignCategory(template),
+      locales: [contact.locale, organizationLocale], // docs/templates.md, "Locales"
     }, template, rules, '', { optOut }) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'VALIDATION_ERROR') return { ok: false, reason: error.message };

@@ -115,11 +115,12 @@ export class RunCampaign {
     }
     const template = campaign.templateId ? await tx.templates.findById(campaign.organizationId, campaign.templateId) : null;
     if (!template) throw new AppError('VALIDATION_ERROR', 'The campaign\'s template no longer exists');
+    const organizationLocale = (template.variants ?? []).length > 0 ? (await tx.organizations.findById(campaign.organizationId))?.defaultLanguage ?? null : null;
     const prepared: PreparedMessage[] = [];
     const owners: string[] = [];
     const skipped: Array<{ contactId: string; reason: string }> = [];
     for (const contact of contacts) {
-      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId));
+      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId), organizationLocale);
       if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
     }
     const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(

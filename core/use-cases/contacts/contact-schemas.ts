@@ -16,6 +16,8 @@ export const ContactBody = v.object({
   tags: v.optional(v.pipe(v.array(v.pipe(v.string('must be strings'), v.maxLength(50, 'must be at most 50 characters each')), 'must be an array of strings'),
     v.maxLength(50, 'at most 50 tags'))),
   fcmToken: optionalText(4096),
+  /** BCP 47 locale ('tw', 'en-GH'), checked and normalised by normalizeContactFields; null or blank clears it on update. */
+  locale: optionalText(35),
   /** IANA time zone (Africa/Lagos); null clears it (the country's zone applies). */
   timeZone: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(64), v.check(isTimeZone, 'must be an IANA time zone such as Africa/Accra'),
     v.transform(timeZoneSpelling)))),

@@ -1,6 +1,6 @@
 import { ATTRIBUTE_NAME } from '../../domain/contact.ts';
 /** The columns a contact CSV may have (header row, case-insensitive; spaces, _ and - ignored). */
-export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'countryCode', 'tags', 'fcmToken'] as const;
+export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'countryCode', 'tags', 'fcmToken', 'locale'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 
 const ALIASES: Record<string, ImportColumn> = {
@@ -10,6 +10,7 @@ const ALIASES: Record<string, ImportColumn> = {
   email: 'email', emailaddress: 'email',
   countrycode: 'countryCode', country: 'countryCode',
   tags: 'tags', fcmtoken: 'fcmToken',
+  locale: 'locale', language: 'locale', lang: 'locale',
 };
 
 /** The column a header name stands for, or null when it is none of the contact fields. */

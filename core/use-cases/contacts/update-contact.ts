@@ -27,11 +27,11 @@ export class UpdateContact {
       firstName: pick('firstName', current.firstName) as string | null, lastName: pick('lastName', current.lastName) as string | null,
       phone: pick('phone', current.phone) as string | null, email: pick('email', current.email) as string | null,
       countryCode: pick('countryCode', current.countryCode) as string, tags: (patch.tags ?? current.tags), fcmToken: pick('fcmToken', current.fcmToken) as string | null,
-      attributes: patch.attributes,
+      attributes: patch.attributes, locale: patch.locale !== undefined ? patch.locale : current.locale ?? null,
     });
     await refuseDuplicates(storage.contacts, scope.organizationId, fields, id);
     // Attributes given are merged into the stored ones (null or blank removes one); absent ones stay.
-    const { timeZone: _stored, ...rest } = current;
+    const { timeZone: _stored, locale: _storedLocale, ...rest } = current;
     const timeZone = patch.timeZone !== undefined ? patch.timeZone : current.timeZone ?? null;
     const updated = { ...rest, ...fields, attributes: mergeAttributes(current.attributes, fields.attributes), ...(timeZone ? { timeZone } : {}), updatedAt: clock.now() };
     if (!(await storage.contacts.update(updated))) throw new AppError('NOT_FOUND', 'Contact not found');

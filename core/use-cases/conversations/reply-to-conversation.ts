@@ -1,3 +1,4 @@
+import { localePreferences } from '../templates/locale-preferences.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
 import { canonicalJson } from '../../domain/canonical-json.ts';
@@ -34,8 +35,10 @@ export class ReplyToConversation {
     const conversation = await storage.conversations.findById(ctx.organizationId, conversationId);
     if (!conversation) throw new AppError('NOT_FOUND', 'Conversation not found');
     const template = input.templateId ? await storage.templates.findById(ctx.organizationId, input.templateId) : null;
+    const contact = template && (template.variants ?? []).length > 0 ? await storage.contacts.findById(ctx.organizationId, conversation.contactId) : null;
+    const locales = await localePreferences(storage, ctx.organizationId, template, { contact }); // docs/templates.md, "Locales"
     const prepared = prepareMessage({ channel: conversation.channel, to: conversation.address, body: input.body, templateId: input.templateId,
-      variables: input.variables, countryCode: 'GH' }, template, await this.#deps.pricing.listActive());
+      variables: input.variables, countryCode: 'GH', locales }, template, await this.#deps.pricing.listActive());
     const { idempotencyKey, ...request } = input;
     const accepted = await this.#coalescer.accept({
       ctx, prepared: [prepared], async: true,

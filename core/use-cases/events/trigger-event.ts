@@ -13,6 +13,9 @@ import { deliverInline } from '../messaging/send-message.ts';
 import { isFinalFailure, takeNextStep, type TriggerDeps } from './trigger-steps.ts';
 import { EVENT_SLUG_MAX } from './event-schemas.ts';
 import { planChannels, prepareStep, reachOfAddress, reachOfContact, reachOfSubscriberOnly, triggerVariables, withSubscriber } from './trigger-plan.ts';
+import { localeSchema } from '../../domain/locale.ts';
+import { chooseTemplateContent } from '../../domain/template-variant.ts';
+import { localePreferences } from '../templates/locale-preferences.ts';
 import { scheduleUnreadFallback } from './unread-fallback.ts';
 import { SUBSCRIBER_ID_MAX } from '../../domain/inbox.ts';
 import { loadTriggerView, type TriggerView } from './trigger-view.ts';
@@ -34,6 +37,8 @@ export const TriggerEventInput = v.pipe(v.object({
   idempotencyKey: idempotencyKeySchema,
   /** The first message not before this time, at most 35 days ahead (docs/scheduling.md); fallbacks follow its outcome as usual. */
   sendAt: sendAtSchema,
+  /** Renders the event's template in this locale when it has it (docs/templates.md, "Locales"); before the contact's and the organization's. */
+  locale: v.optional(localeSchema),
 }), v.check((input) => input.to !== undefined || input.contactId !== undefined || input.subscriberId !== undefined, 'to or contactId is required'));
 
 /**
@@ -77,7 +82,10 @@ export class TriggerEvent {
     const template = await storage.templates.findById(ctx.organizationId, event.templateId);
     const variables = triggerVariables(contact, input.variables);
     const countryCode = contact && input.to === undefined ? contact.countryCode : input.countryCode;
-    const basis = { plan, templateId: event.templateId, variables, countryCode, fallbackSubject: event.name };
+    const preferences = await localePreferences(storage, ctx.organizationId, template, { locale: input.locale, contact,
+      to: input.to !== undefined && plan[0] ? { channel: plan[0].channel, address: input.to, countryCode: input.countryCode } : undefined });
+    const locale = template && preferences.length > 0 ? chooseTemplateContent(template, preferences).locale : null;
+    const basis = { plan, templateId: event.templateId, variables, countryCode, fallbackSubject: event.name, locale };
     const prepared = { ...prepareStep(basis, template, 0, await pricing.listActive(), optOutOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
 
     const { idempotencyKey, ...request } = input;

@@ -5,6 +5,7 @@ import type { Contact } from '../../domain/contact.ts';
 import type { EventTrigger, NotificationEvent, PlannedChannel } from '../../domain/notification-event.ts';
 import { normalizeRecipient, PHONE_CHANNELS } from '../../domain/recipient.ts';
 import type { Template } from '../../domain/template.ts';
+import { chooseTemplateContent } from '../../domain/template-variant.ts';
 import type { PricingRule } from '../../domain/pricing.ts';
 import { prepareMessage, type PreparedMessage } from '../messaging/message-preparation.ts';
 
@@ -125,12 +126,12 @@ export function triggerVariables(contact: Contact | null, variables: Record<stri
  * template is used on every channel of the plan (its text, with the trigger's variables); sent by
  * email or in-app, a template without a subject takes the event's name as subject (the bell's title).
  */
-export function prepareStep(trigger: Pick<EventTrigger, 'plan' | 'templateId' | 'variables' | 'countryCode' | 'fallbackSubject'>, template: Template | null,
+export function prepareStep(trigger: Pick<EventTrigger, 'plan' | 'templateId' | 'variables' | 'countryCode' | 'fallbackSubject' | 'locale'>, template: Template | null,
   step: number, rules: readonly PricingRule[], optOut?: OptOutLinks): PreparedMessage {
   const planned = trigger.plan[step]!;
   const forChannel = template && template.channel !== planned.channel ? { ...template, channel: planned.channel } : template;
   return prepareMessage({
     channel: planned.channel, to: planned.recipient, templateId: trigger.templateId ?? undefined, variables: trigger.variables,
-    countryCode: trigger.countryCode, subject: (planned.channel === 'EMAIL' || planned.channel === 'IN_APP' || planned.channel === 'PUSH') && !template?.subject ? trigger.fallbackSubject : undefined,
+    countryCode: trigger.countryCode, locales: [trigger.locale], subject: (planned.channel === 'EMAIL' || planned.channel === 'IN_APP' || planned.channel === 'PUSH') && !(template ? chooseTemplateContent(template, [trigger.locale]).subject : null) ? trigger.fallbackSubject : undefined,
   }, forChannel, rules, '', { optOut });
 }

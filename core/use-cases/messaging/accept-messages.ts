@@ -300,6 +300,7 @@ function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Ve
     leaseUntil: null, createdAt: now, updatedAt: now, sentAt: null, deliveredAt: null, failedAt: null,
     ...(p.sealedContent && !verdict ? { sealedContent: p.sealedContent } : {}),
     ...(p.metaTemplate ? { whatsappTemplate: p.metaTemplate.send } : {}),
+    ...(p.locale ? { locale: p.locale } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { premiumRateReason } from '../../domain/phone.ts';
 import { normalizeRecipient } from '../../domain/recipient.ts';
 import { renderTemplate } from '../../domain/template-rendering.ts';
 import type { Template } from '../../domain/template.ts';
+import { chooseTemplateContent } from '../../domain/template-variant.ts';
 import type { SmsEncoding } from '../../domain/sms-segments.ts';
 import type { PushContent } from '../../domain/push-content.ts';
 import { mappedVariables, whatsappTemplateSend, type WhatsappTemplateSend } from '../../domain/whatsapp-template.ts';
@@ -40,6 +41,12 @@ export interface MessageDraft extends PushFields {
   countryCode: string;
   category?: TemplateCategory | undefined;
   sendAt?: Date | undefined;
+  /**
+   * Locales to render the template in, most important first (a send's or trigger's `locale`, the
+   * contact's, the organization's default): the first the template covers wins, else its own body
+   * (domain/template-variant.ts chooseTemplateContent).
+   */
+  locales?: ReadonlyArray<string | null | undefined> | undefined;
 }
 
 /** A message ready to screen, charge and record. */
@@ -61,6 +68,8 @@ export interface PreparedMessage {
    */
   metaTemplate?: PreparedMetaTemplate | null;
   templateId: string | null;
+  /** The template locale the text was rendered in; null without a template (or when the request's own body replaced its text). */
+  locale?: string | null;
   /** The template's category, or the send's; TRANSACTIONAL when neither says (docs/consent.md). */
   category: TemplateCategory;
   /** The token of the opt-out link in the body (recorded with the message), or null. */
@@ -108,7 +117,8 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
         : 'The template is waiting for approval and cannot be used yet', { templateId: template.id, status: template.status });
     }
   }
-  const written = draft.body ?? template?.body;
+  const content = template ? chooseTemplateContent(template, draft.locales ?? []) : null;
+  const written = draft.body ?? content?.body;
   if (written === undefined || written.trim() === '') throw invalid(`${field}body`, 'body is required when no templateId is given');
   const recipient = normalizeRecipient(draft.channel, draft.to, draft.countryCode);
   if (!recipient.ok) throw invalid(`${field}to`, `to ${recipient.reason}`);
@@ -122,7 +132,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
 
   let subject: string | null = null;
   if (draft.channel === 'EMAIL') {
-    const rawSubject = draft.subject?.trim() ? draft.subject : template?.subject ?? (options.subjectFromBody ? subjectFromBody(rendered.text) : undefined);
+    const rawSubject = draft.subject?.trim() ? draft.subject : content?.subject ?? (options.subjectFromBody ? subjectFromBody(rendered.text) : undefined);
     if (!rawSubject?.trim()) throw invalid(`${field}subject`, 'subject is required for EMAIL (or a template with a subject)');
     const renderedSubject = renderTemplate(rawSubject, draft.variables ?? {}, 'text');
     if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
@@ -130,7 +140,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     subject = renderedSubject.text;
   } else if (draft.channel === 'IN_APP' || draft.channel === 'PUSH') {
     // The bell's title (docs/inbox.md) or the notification's title: optional, from the request or the template.
-    const rawSubject = draft.subject?.trim() ? draft.subject : template?.subject;
+    const rawSubject = draft.subject?.trim() ? draft.subject : content?.subject;
     if (rawSubject?.trim()) {
       const renderedSubject = renderTemplate(rawSubject, draft.variables ?? {}, 'text');
       if (!renderedSubject.ok) throw invalid(`${field}variables`, `missing template variable: ${renderedSubject.missing.join(', ')}`);
@@ -151,6 +161,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     channel: draft.channel, recipient: recipient.recipient, country: recipient.country,
     premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
     subject, body: rendered.text, push, templateId: template?.id ?? null, category, optOutToken: token,
+    ...(content && draft.body === undefined ? { locale: content.locale } : {}),
     ...(draft.channel === 'WHATSAPP' && template?.metaTemplate ? { metaTemplate: preparedMetaTemplate(template, draft.variables ?? {}) } : {}),
     sendAt: draft.sendAt ?? null, senderId: draft.senderId ?? null,
     segments: preview.segments, encoding: preview.encoding, price: preview.price,

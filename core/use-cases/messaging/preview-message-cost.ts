@@ -1,11 +1,15 @@
+import * as v from 'valibot';
+import { encodingReport, type Ucs2Character } from '../../domain/encoding-report.ts';
+import { localePreferences } from '../templates/locale-preferences.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError } from '../../errors.ts';
 import { pushTokenKind, type PushTokenKind } from '../../domain/recipient.ts';
 import { parseInput } from '../../validation.ts';
 import type { Channel } from '../../domain/channel.ts';
+import type { Template } from '../../domain/template.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
-import { costPreview, type PricingUnit } from '../../domain/pricing.ts';
+import { costPreview, type PricingRule, type PricingUnit } from '../../domain/pricing.ts';
 import { smsSegments, type SmsEncoding } from '../../domain/sms-segments.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -40,10 +44,25 @@ export interface MessageCostPreview {
   subject: string | null;
   /** Rendered with the variables, exactly as it would be sent. */
   body: string;
+  /** With a template: the locale its text was chosen in (docs/templates.md, "Locales"); null when the request's body replaced it. */
+  locale?: string | null;
+  /** SMS in UCS-2 (or with suggestTransliteration): the characters of the rendered text forcing UCS-2 (UTF-16 `index`, `codePointIndex`, `char`, `codePoint`). */
+  ucs2Characters?: Ucs2Character[];
+  ucs2CharacterCount?: number;
+  /** SMS with `suggestTransliteration: true`: the text with GSM-7 spellings and what it would need (null when already GSM-7). Never applied. */
+  transliteration?: { text: string; encoding: SmsEncoding; segments: number; characters: number; complete: boolean } | null;
+  /** A template with variants: every approved locale's text for this recipient (encoding, segments, price in GHS). */
+  locales?: Array<{ locale: string; encoding: SmsEncoding | null; segments: number; price: number; ucs2CharacterCount: number | null }>;
 }
 
+/** POST /messages/preview: the send body, plus the opt-in to transliteration suggestions. */
+export const PreviewMessageInput = v.object({
+  ...SendMessageInput.entries,
+  suggestTransliteration: v.optional(v.boolean('must be true or false'), false),
+});
+
 export interface PreviewMessageCostDeps {
-  storage: Pick<Storage, 'templates'>;
+  storage: Pick<Storage, 'templates' | 'organizations' | 'contacts'>;
   pricing: PricingRepository;
   /** Counts the opt-out link a marketing message would carry (docs/consent.md). */
   optOutLinks?: OptOutLinkSigner | undefined;
@@ -63,10 +82,12 @@ export class PreviewMessageCost {
   constructor(deps: PreviewMessageCostDeps) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }, raw: unknown): Promise<MessageCostPreview> {
-    const input = parseInput(SendMessageInput, raw);
+    const { suggestTransliteration, ...input } = parseInput(PreviewMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(scope.organizationId, input.templateId) : null;
     const rules = await this.#deps.pricing.listActive();
-    const prepared = prepareMessage({ ...input, sendAt: undefined }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId) }); // the price does not depend on when
+    const locales = await localePreferences(this.#deps.storage, scope.organizationId, template,
+      { locale: input.locale, to: { channel: input.channel, address: input.to, countryCode: input.countryCode } });
+    const prepared = prepareMessage({ ...input, sendAt: undefined, locales }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId) }); // the price does not depend on when
     const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body);
     if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
     const { price, ownAccount } = routePrice(this.#deps.ownAccounts, scope.organizationId, { channel: prepared.channel, country: prepared.country, price: cost.price });
@@ -75,7 +96,25 @@ export class PreviewMessageCost {
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
       segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: ownAccount ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
       subject: prepared.subject, body: prepared.body,
+      ...(template ? { locale: prepared.locale ?? null } : {}),
+      ...(prepared.channel === 'SMS' && (cost.encoding === 'UCS-2' || suggestTransliteration) ? (({ ucs2Characters, ucs2CharacterCount, transliteration }) => ({ ucs2Characters, ucs2CharacterCount,
+        ...(suggestTransliteration ? { transliteration: transliteration ?? null } : {}) }))(encodingReport(prepared.body, { suggest: suggestTransliteration })) : {}),
+      ...(template && (template.variants ?? []).length > 0 && input.body === undefined ? { locales: this.#perLocale(scope.organizationId, input, template, rules) } : {}),
       ...(prepared.channel === 'PUSH' ? { pushTokenKind: pushTokenKind(prepared.recipient) } : {}),
     };
+  }
+
+  /** The same send rendered in each approved locale of the template (one that does not render is left out). */
+  #perLocale(organizationId: string, input: v.InferOutput<typeof SendMessageInput>, template: Template, rules: readonly PricingRule[]): NonNullable<MessageCostPreview['locales']> {
+    const available = [template.language, ...(template.variants ?? []).filter((x) => x.status === 'APPROVED').map((x) => x.locale)];
+    return available.flatMap((locale) => {
+      try {
+        const p = prepareMessage({ ...input, sendAt: undefined, locales: [locale] }, template, rules, '', { optOut: optOutOption(this.#deps, organizationId) });
+        const price = routePrice(this.#deps.ownAccounts, organizationId, { channel: p.channel, country: p.country, price: p.price }).price;
+        return [{ locale, encoding: p.encoding, segments: p.segments, price: pesewasToGhs(price), ucs2CharacterCount: p.channel === 'SMS' ? encodingReport(p.body).ucs2CharacterCount : null }];
+      } catch {
+        return [];
+      }
+    });
   }
 }

@@ -18,6 +18,8 @@ import { categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema,
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
 import { pushFieldEntries } from './push-fields.ts';
+import { localeSchema } from '../../domain/locale.ts';
+import { localePreferences } from '../templates/locale-preferences.ts';
 
 export const SendMessageInput = v.object({
   channel: channelSchema,
@@ -35,6 +37,8 @@ export const SendMessageInput = v.object({
   sendAt: sendAtSchema,
   /** PUSH only: image, deep link and custom data (docs/messaging-rules.md). */
   ...pushFieldEntries,
+  /** Renders the template in this locale when it has it (docs/templates.md, "Locales"); before the contact's and the organization's. */
+  locale: v.optional(localeSchema),
 });
 
 export interface SendDeps {
@@ -73,7 +77,9 @@ export class SendMessage {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
-    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId) });
+    const locales = await localePreferences(this.#deps.storage, ctx.organizationId, template,
+      { locale: input.locale, to: { channel: input.channel, address: input.to, countryCode: input.countryCode } });
+    const prepared = prepareMessage({ ...input, sendAt, locales }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId) });
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
     const accepted = await this.#coalescer.accept({

@@ -4,6 +4,9 @@ import { CreateTemplate } from '../../../core/use-cases/templates/create-templat
 import { GetTemplate } from '../../../core/use-cases/templates/get-template.ts';
 import { CheckMetaTemplate } from '../../../core/use-cases/templates/check-meta-template.ts';
 import { SetMetaTemplate } from '../../../core/use-cases/templates/set-meta-template.ts';
+import { PutTemplateVariant } from '../../../core/use-cases/templates/put-template-variant.ts';
+import { DeleteTemplateVariant } from '../../../core/use-cases/templates/delete-template-variant.ts';
+import { PreviewTemplateCost } from '../../../core/use-cases/templates/preview-template-cost.ts';
 import { ListTemplates } from '../../../core/use-cases/templates/list-templates.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
 import { INFRA } from '../../tokens.ts';
@@ -14,14 +17,17 @@ import { API } from '../tokens.ts';
 /** Templates, and the cost preview that renders them (it reads templates and pricing, and sends nothing). */
 export function bindTemplatesModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, ids, clock, runtime) => templateRoutes({
+    (storage, ids, clock, runtime, pricing) => templateRoutes({
+      putTemplateVariant: new PutTemplateVariant({ storage, ids, clock }),
+      deleteTemplateVariant: new DeleteTemplateVariant({ storage, clock }),
+      previewTemplateCost: new PreviewTemplateCost({ storage, pricing }),
       createTemplate: new CreateTemplate({ storage, ids, clock }),
       listTemplates: new ListTemplates({ storage }),
       getTemplate: new GetTemplate({ storage }),
       setMetaTemplate: new SetMetaTemplate({ storage, clock }),
       checkMetaTemplate: new CheckMetaTemplate({ storage, clock, catalog: { templatesFor: (organizationId) => runtime.whatsappTemplatesFor(organizationId) } }),
     }),
-    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.runtime]).inSingletonScope();
+    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.runtime, MESSAGING.pricing]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
     (storage, pricing, optOutLinks, ownAccounts) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts }) }),
     [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();

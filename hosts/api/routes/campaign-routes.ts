@@ -1,6 +1,6 @@
 import type { CancelCampaign } from '../../../core/use-cases/campaigns/cancel-campaign.ts';
 import { CreateCampaignInput, type CreateCampaign } from '../../../core/use-cases/campaigns/create-campaign.ts';
-import type { EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
+import { EstimateCampaignQuery, type EstimateCampaign } from '../../../core/use-cases/campaigns/estimate-campaign.ts';
 import type { GetCampaign } from '../../../core/use-cases/campaigns/get-campaign.ts';
 import { CAMPAIGNS_LISTED_MAX, type ListCampaigns } from '../../../core/use-cases/campaigns/list-campaigns.ts';
 import type { PauseCampaign } from '../../../core/use-cases/campaigns/pause-campaign.ts';
@@ -50,9 +50,9 @@ export function campaignRoutes(deps: CampaignRouteDeps): RouteDefinition[] {
     },
     {
       method: 'GET', path: '/campaigns/:id/estimate', tag: 'Campaigns', summary: 'Recipients, SMS segments and estimated cost (GHS), and whether the wallet covers it',
-      auth: 'tenant', permission: 'campaigns:read',
-      responses: { 200: '{ recipients, segments, cost, currency, balance, sufficientBalance }', 400: 'VALIDATION_ERROR (no template) or ORGANIZATION_REQUIRED', ...DENIED, ...NOT_FOUND },
-      handler: async (input) => ok(await deps.estimateCampaign.execute(requireTenant(input), id(input.params))),
+      auth: 'tenant', permission: 'campaigns:read', query: EstimateCampaignQuery,
+      responses: { 200: '{ recipients, segments, cost, currency, balance, sufficientBalance, locales: [{ locale, recipients, encoding, segments, price, cost, ucs2Characters ... }] }', 400: 'VALIDATION_ERROR (no template) or ORGANIZATION_REQUIRED', ...DENIED, ...NOT_FOUND },
+      handler: async (input) => ok(await deps.estimateCampaign.execute(requireTenant(input), id(input.params), input.query)),
     },
     {
       method: 'POST', path: '/campaigns/:id/send', tag: 'Campaigns', summary: 'Start sending (now, or at scheduledAt when in the future)',

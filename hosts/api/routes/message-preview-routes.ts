@@ -1,5 +1,4 @@
-import type { PreviewMessageCost } from '../../../core/use-cases/messaging/preview-message-cost.ts';
-import { SendMessageInput } from '../../../core/use-cases/messaging/send-message.ts';
+import { PreviewMessageInput, type PreviewMessageCost } from '../../../core/use-cases/messaging/preview-message-cost.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
 
 export function messagePreviewRoutes(deps: { previewMessageCost: PreviewMessageCost }): RouteDefinition[] {
@@ -7,7 +6,7 @@ export function messagePreviewRoutes(deps: { previewMessageCost: PreviewMessageC
     {
       method: 'POST', path: '/messages/preview', tag: 'Messages',
       summary: 'What a message would cost (price, segments, encoding) and look like, without sending, recording or charging it',
-      auth: 'tenant-or-api-key', permission: 'messages:read', apiKeyScope: 'messages:send', body: SendMessageInput,
+      auth: 'tenant-or-api-key', permission: 'messages:read', apiKeyScope: 'messages:send', body: PreviewMessageInput,
       responses: {
         200: '`{ channel, recipient, country, encoding, characters, perSegment, segments, unit, unitPrice, price, currency, subject, body }`; '
           + 'prices in GHS, encoding/characters/perSegment null except for SMS',

@@ -3,6 +3,9 @@ import type { GetTemplate } from '../../../core/use-cases/templates/get-template
 import type { CheckMetaTemplate } from '../../../core/use-cases/templates/check-meta-template.ts';
 import { SetMetaTemplateInput, type SetMetaTemplate } from '../../../core/use-cases/templates/set-meta-template.ts';
 import { ListTemplatesInput, MAX_TEMPLATES_LISTED, type ListTemplates } from '../../../core/use-cases/templates/list-templates.ts';
+import { PutTemplateVariantInput, type PutTemplateVariant } from '../../../core/use-cases/templates/put-template-variant.ts';
+import type { DeleteTemplateVariant } from '../../../core/use-cases/templates/delete-template-variant.ts';
+import { PreviewTemplateCostInput, type PreviewTemplateCost } from '../../../core/use-cases/templates/preview-template-cost.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
 
 export interface TemplateRouteDeps {
@@ -11,6 +14,9 @@ export interface TemplateRouteDeps {
   getTemplate: GetTemplate;
   setMetaTemplate: SetMetaTemplate;
   checkMetaTemplate: CheckMetaTemplate;
+  putTemplateVariant: PutTemplateVariant;
+  deleteTemplateVariant: DeleteTemplateVariant;
+  previewTemplateCost: PreviewTemplateCost;
 }
 
 const DENIED = {
@@ -40,6 +46,31 @@ export function templateRoutes(deps: TemplateRouteDeps): RouteDefinition[] {
         const tenant = requireTenant(input);
         return ok(await deps.createTemplate.execute({ organizationId: tenant.organizationId, userId: tenant.userId }, input.body), 201);
       },
+    },
+    {
+      method: 'POST', path: '/templates/cost-preview', tag: 'Templates',
+      summary: 'Per locale: SMS encoding, segments, price and the characters forcing UCS-2 of texts being edited or of a stored template (docs/templates.md)',
+      auth: 'tenant', permission: 'templates:read', body: PreviewTemplateCostInput,
+      responses: { 200: '{ channel, countryCode, currency, locales: [{ locale, status, encoding, segments, characters, perSegment, unitPrice, price, ucs2Characters, ucs2CharacterCount, transliteration? }] }',
+        400: 'VALIDATION_ERROR or ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND (templateId)' },
+      handler: async (input) => ok(await deps.previewTemplateCost.execute(requireTenant(input), input.body)),
+    },
+    {
+      method: 'PUT', path: '/templates/:id/variants/:locale', tag: 'Templates',
+      summary: 'Set the template\'s text in one locale (BCP 47: tw, ee, gaa, fr, en-GH); high-risk categories wait for approval (docs/templates.md)',
+      auth: 'tenant', permission: 'templates:write', body: PutTemplateVariantInput,
+      responses: { 200: 'The template with its variants (and approvalRequestId when the variant waits for approval)',
+        400: 'VALIDATION_ERROR (locale, body, subject, placeholders the template does not have) or ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND' },
+      handler: async (input) => {
+        const tenant = requireTenant(input);
+        return ok(await deps.putTemplateVariant.execute({ organizationId: tenant.organizationId, userId: tenant.userId }, input.params['id'] ?? '', input.params['locale'] ?? '', input.body));
+      },
+    },
+    {
+      method: 'DELETE', path: '/templates/:id/variants/:locale', tag: 'Templates', summary: 'Remove the template\'s text in one locale',
+      auth: 'tenant', permission: 'templates:write',
+      responses: { 200: 'The template with its remaining variants', 400: 'ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND (template or variant)' },
+      handler: async (input) => ok(await deps.deleteTemplateVariant.execute(requireTenant(input), input.params['id'] ?? '', input.params['locale'] ?? '')),
     },
     {
       method: 'GET', path: '/templates/:id', tag: 'Templates', summary: 'One message template',

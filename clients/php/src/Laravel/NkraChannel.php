@@ -49,13 +49,13 @@ final class NkraChannel
         if ($message->event !== null) {
             return $this->client->triggerEvent(self::compact([
                 'event' => $message->event, 'to' => $to, 'contactId' => $message->contactId, 'variables' => $message->variables ?: null,
-                'countryCode' => $message->countryCode, 'idempotencyKey' => $key,
+                'countryCode' => $message->countryCode, 'locale' => $message->locale, 'idempotencyKey' => $key,
             ]));
         }
         return $this->client->send(self::compact([
             'channel' => $message->channel, 'to' => $to, 'body' => $message->body === '' ? null : $message->body, 'subject' => $message->subject,
             'templateId' => $message->templateId, 'variables' => $message->variables ?: null, 'senderId' => $message->senderId,
-            'countryCode' => $message->countryCode, 'async' => $message->async ? true : null, 'idempotencyKey' => $key,
+            'countryCode' => $message->countryCode, 'locale' => $message->locale, 'async' => $message->async ? true : null, 'idempotencyKey' => $key,
         ]));
     }
 

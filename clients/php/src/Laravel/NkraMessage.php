@@ -23,6 +23,8 @@ final class NkraMessage
     public array $variables = [];
     public ?string $senderId = null;
     public ?string $countryCode = null;
+    /** BCP 47 ('tw', 'fr', 'en-GH'): the template's text in this locale when it has it (docs/templates.md). */
+    public ?string $locale = null;
     public bool $async = false;
     public ?string $idempotencyKey = null;
 
@@ -52,6 +54,7 @@ final class NkraMessage
     public function variables(array $variables): self { $this->variables = $variables; return $this; }
     public function from(string $senderId): self { $this->senderId = $senderId; return $this; }
     public function countryCode(string $countryCode): self { $this->countryCode = $countryCode; return $this; }
+    public function locale(string $locale): self { $this->locale = $locale; return $this; }
     /** Queue instead of delivering during the request (answer QUEUED). */
     public function async(bool $async = true): self { $this->async = $async; return $this; }
     public function idempotencyKey(string $key): self { $this->idempotencyKey = $key; return $this; }

@@ -141,6 +141,21 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
       )}
       {typeof campaign['failureReason'] === 'string' && <p className="field-error">{campaign['failureReason']}</p>}
       {estimate && <p data-testid="campaign-estimate">Estimate: {str(estimate['recipients'] ?? estimate['recipientCount'] ?? estimate['count'])} recipients{estimate['segments'] !== undefined && campaign['channel'] === 'SMS' ? `, ${plural(estimate['segments'], 'SMS segment')} per message` : ''}, {ghs(estimate['cost'] ?? estimate['estimatedCost'] ?? estimate['price'])}{estimate['balance'] !== undefined ? ` (balance ${ghs(estimate['balance'])})` : ''}{estimate['sufficientBalance'] === false ? ' — more than your balance: top up first' : ''}</p>}
+      {estimate && Array.isArray(estimate['locales']) && (estimate['locales'] as unknown[]).length > 0 && (
+        <div className="table-wrap"><table data-testid="campaign-estimate-locales">
+          <caption>Cost per locale (docs/templates.md)</caption>
+          <thead><tr><th scope="col">Locale</th><th scope="col">Recipients</th><th scope="col">Encoding</th><th scope="col">Segments</th><th scope="col">Per message</th><th scope="col">Cost</th><th scope="col">Characters forcing UCS-2</th></tr></thead>
+          <tbody>{(estimate['locales'] as Array<Record<string, unknown>>).map((l) => (
+            <tr key={str(l['locale'])}>
+              <td>{str(l['locale'])}</td><td>{str(l['recipients'])}</td><td>{str(l['encoding'] ?? 'n/a')}</td><td>{str(l['segments'])}</td>
+              <td>{ghs(l['price'])}</td><td>{ghs(l['cost'])}</td>
+              <td>{Array.isArray(l['ucs2Characters']) && l['ucs2Characters'].length > 0
+                ? (l['ucs2Characters'] as Array<{ char: string; codePoint: string }>).slice(0, 12).map((c, i) => <mark key={i} className="ucs2" title={c.codePoint}>{c.char}</mark>)
+                : <span className="hint">none</span>}</td>
+            </tr>
+          ))}</tbody>
+        </table></div>
+      )}
       {estimate && (() => {
         const cap = estimate['newTenantCap'] as Record<string, unknown> | null | undefined;
         return cap && Number(cap['wouldRefuse']) > 0

@@ -2,9 +2,10 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Badge, CATEGORIES, Empty, ErrorBanner, Field, Loading, Notice, Page, Select, TEMPLATE_CHANNELS, Time, fill, placeholders, str, useAsync, useForm } from '../ui.tsx';
 import { ComplianceCheck } from './compliance-check.tsx';
+import { LocaleVariantsEditor, type TemplateVariant } from './template-locales.tsx';
 import { MetaStatus, WhatsappMappingEditor, type MetaCheck, type MetaTemplate } from './whatsapp-mapping.tsx';
 
-interface Template { id: string; name: string; channel: string; body: string; subject: string | null; category: string; status?: string; reviewComment?: string | null; variables?: string[]; createdAt?: string; language?: string; metaTemplate?: MetaTemplate | null; metaCheck?: MetaCheck | null }
+interface Template { id: string; name: string; channel: string; body: string; subject: string | null; category: string; status?: string; reviewComment?: string | null; variables?: string[]; createdAt?: string; language?: string; metaTemplate?: MetaTemplate | null; metaCheck?: MetaCheck | null; countryCode?: string; variants?: TemplateVariant[] }
 
 export function TemplatesPage(): ReactNode {
   const templates = useAsync(async () => asList<Template>(await api.get('/templates')));
@@ -12,6 +13,7 @@ export function TemplatesPage(): ReactNode {
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [created, setCreated] = useState<Template | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [localesOf, setLocalesOf] = useState<string | null>(null);
   const vars = useMemo(() => placeholders(`${form.values.subject} ${form.values.body}`), [form.values.subject, form.values.body]);
   const onSubmit = form.submit(async (v) => {
     const body: Record<string, unknown> = { name: v.name, channel: v.channel, category: v.category, body: v.body, variables: vars, language: v.language || 'en', countryCode: v.countryCode || 'GH' };
@@ -65,16 +67,22 @@ export function TemplatesPage(): ReactNode {
       {templates.data?.length === 0 && <Empty title="No templates yet">Create one above; messages, events and campaigns can then use it with variables.</Empty>}
       {templates.data && templates.data.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Channel</th><th scope="col">Category</th><th scope="col">Approval</th><th scope="col">WhatsApp (Meta)</th><th scope="col">Body</th><th scope="col">Created</th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Channel</th><th scope="col">Category</th><th scope="col">Approval</th><th scope="col">Locales</th><th scope="col">WhatsApp (Meta)</th><th scope="col">Body</th><th scope="col">Created</th></tr></thead>
           <tbody>{templates.data.map((t) => (
             <tr key={t.id}>
               <td>{t.name}</td><td>{t.channel}</td><td>{t.category}</td>
               <td><Badge value={t.status} />{t.reviewComment ? <small> “{t.reviewComment}”</small> : null}</td>
+              <td><button type="button" className="link" aria-label={`Locales of ${t.name}`} onClick={() => setLocalesOf(localesOf === t.id ? null : t.id)}>
+                {[t.language ?? 'en', ...(t.variants ?? []).map((v) => v.locale)].join(', ')}</button></td>
               <td>{t.channel === 'WHATSAPP' ? <><MetaStatus template={t} />{' '}<button type="button" className="link" onClick={() => setEditing(editing === t.id ? null : t.id)}>{editing === t.id ? 'Close' : 'Edit'}</button></> : <span className="hint">n/a</span>}</td>
               <td className="message-text clip">{t.body}</td><td><Time value={t.createdAt} /></td>
             </tr>
           ))}</tbody>
         </table></div>
+      )}
+      {localesOf && templates.data?.find((t) => t.id === localesOf) && (
+        <LocaleVariantsEditor key={localesOf} template={templates.data.find((t) => t.id === localesOf)!}
+          onChanged={(t) => templates.setData(templates.data!.map((x) => (x.id === t.id ? { ...x, ...t } : x)))} />
       )}
       {editing && templates.data?.find((t) => t.id === editing) && (
         <WhatsappMappingEditor key={editing} template={templates.data.find((t) => t.id === editing)!}
