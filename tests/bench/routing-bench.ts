@@ -1,0 +1,29 @@
+import { mtnShareOnB, simulateRouting, telecelShareOnA } from './routing-simulation.ts';
+
+/**
+ * bench:routing (docs/benchmarks/2026-11-28-routing.md): provider A reports MTN 6 minutes late for the
+ * first 20 simulated minutes while Telecel is fine; bars: within 10 simulated minutes >= 90% of new MTN
+ * traffic on B, Telecel stays on A, MTN back on A within the hysteresis window after A recovers, no
+ * message sent twice. Exits non-zero when a bar is missed.
+ */
+const recoverAtMs = 20 * 60_000;
+const result = await simulateRouting({ ratePerSecond: 5, durationMs: 40 * 60_000, recoverAtMs, slowMtnMs: 6 * 60_000, evaluateEveryMs: 30_000 });
+const minute = (ms: number | null) => (ms === null ? 'never' : `${(ms / 60_000).toFixed(2)} min`);
+const mtnB10 = mtnShareOnB(result, 9, 10);
+const telecelA = telecelShareOnA(result, 0, 40);
+const returnDelay = result.backAtMs === null ? null : result.backAtMs - recoverAtMs;
+const mtnBackOnA = 1 - mtnShareOnB(result, Math.ceil((result.backAtMs ?? 40 * 60_000) / 60_000), 40);
+const bars = [
+  { bar: 'new MTN traffic on B in minute 9-10 >= 90%', value: `${(mtnB10 * 100).toFixed(1)}%`, ok: mtnB10 >= 0.9 },
+  { bar: 'Telecel on A over the whole run >= 99%', value: `${(telecelA * 100).toFixed(2)}%`, ok: telecelA >= 0.99 },
+  { bar: `MTN back on A within the hysteresis window (${minute(result.hysteresisWindowMs)}) of A recovering`, value: minute(returnDelay), ok: returnDelay !== null && returnDelay <= result.hysteresisWindowMs },
+  { bar: 'MTN on A after the return >= 99%', value: `${(mtnBackOnA * 100).toFixed(2)}%`, ok: mtnBackOnA >= 0.99 },
+  { bar: 'no message sent twice', value: `${result.duplicates} duplicates of ${result.sent}`, ok: result.duplicates === 0 },
+];
+console.log(`bench:routing  ${result.sent} messages, 40 simulated minutes in ${result.wallMs.toFixed(0)} ms wall`);
+console.log(`shift away: ${minute(result.awayAtMs)}; shift back: ${minute(result.backAtMs)} (A recovered at ${minute(recoverAtMs)})`);
+for (const s of result.shifts) console.log(`  ${minute(s.at.getTime() - Date.UTC(2026, 10, 28, 8))} ${s.provider} ${s.country}/${s.network} ${s.direction}: ${s.reason}`);
+console.log('minute  MTN on B   Telecel on A');
+for (const m of result.minutes) console.log(`${String(m.minute).padStart(6)}  ${(100 * m.mtnOnB / m.mtnTotal).toFixed(1).padStart(7)}%  ${(100 * m.telecelOnA / m.telecelTotal).toFixed(1).padStart(9)}%`);
+for (const b of bars) console.log(`${b.ok ? 'PASS' : 'FAIL'}  ${b.bar}: ${b.value}`);
+if (bars.some((b) => !b.ok)) process.exitCode = 1;

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { NetworkRouter } from '../../../adapters/routing/network-router.ts';
+import { networkByMccMnc, networkByPrefix, needsLookup } from '../../../core/domain/mobile-network.ts';
+import { networkPricingRules, orderForNetwork, type NetworkRoute } from '../../../core/domain/network-route.ts';
+import { costPreview, DEFAULT_PRICING_RULES } from '../../../core/domain/pricing.ts';
+import { decideRoutes, emptyBucket, latencyPercentile, DEFAULT_ROUTE_POLICY, type RouteBucket } from '../../../core/domain/route-learning.ts';
+import { mtnShareOnB, simulateRouting, telecelShareOnA } from '../../bench/routing-simulation.ts';
+
+const at = new Date('2026-11-28T08:00:00Z');
+const route = (over: Partial<NetworkRoute> = {}): NetworkRoute => ({
+  id: 'r1', channel: 'SMS', country: 'GH', network: 'TELECEL', providers: [], pricePerUnit: null, pinned: null, createdAt: at, updatedAt: at, ...over,
+});
+
+describe('network intelligence: prefixes', () => {
+  it('places Ghanaian numbers on MTN, Telecel and AT by prefix, and others of the seven countries', () => {
+    expect(networkByPrefix('+233241234567')).to.deep.equal({ country: 'GH', network: 'MTN' });
+    expect(networkByPrefix('+233201234567')).to.deep.equal({ country: 'GH', network: 'TELECEL' });
+    expect(networkByPrefix('+233501234567')).to.deep.equal({ country: 'GH', network: 'TELECEL' });
+    expect(networkByPrefix('+233571234567')).to.deep.equal({ country: 'GH', network: 'AT' });
+    expect(networkByPrefix('+2348031234567')).to.deep.equal({ country: 'NG', network: 'MTN' });
+    expect(networkByPrefix('+2347025123456')).to.deep.equal({ country: 'NG', network: 'MTN' });
+    expect(networkByPrefix('+254712345678')).to.deep.equal({ country: 'KE', network: 'SAFARICOM' });
+    expect(networkByPrefix('+2250712345678')).to.deep.equal({ country: 'CI', network: 'ORANGE' });
+    expect(networkByPrefix('+221761234567')).to.deep.equal({ country: 'SN', network: 'FREE' });
+    expect(networkByPrefix('+256771234567')).to.deep.equal({ country: 'UG', network: 'MTN' });
+    expect(networkByPrefix('+255741234567')).to.deep.equal({ country: 'TZ', network: 'VODACOM' });
+  });
+
+  it('answers null for a fixed line, an unplanned country and an empty string', () => {
+    expect(networkByPrefix('+233302123456')).to.equal(null);
+    expect(networkByPrefix('+14155550100')).to.equal(null);
+    expect(networkByPrefix('')).to.equal(null);
+  });
+
+  it('reads the MCC+MNC codes vendors report', () => {
+    expect(networkByMccMnc('62002')).to.deep.equal({ country: 'GH', network: 'TELECEL' });
+    expect(networkByMccMnc('620-06')).to.deep.equal({ country: 'GH', network: 'AT' });
+    expect(networkByMccMnc('99999')).to.equal(null);
+  });
+
+  it('asks for a paid lookup only where the organization setting says', () => {
+    const prefix = { country: 'GH', network: 'MTN', source: 'prefix' as const };
+    expect(needsLookup('off', null)).to.equal(false);
+    expect(needsLookup('unknown', prefix)).to.equal(false);
+    expect(needsLookup('unknown', null)).to.equal(true);
+    expect(needsLookup('always', prefix)).to.equal(true);
+    expect(needsLookup('always', { ...prefix, source: 'report' })).to.equal(false);
+  });
+});
+
+describe('network routing and pricing', () => {
+  it('prices a network with its route price over the country rule, others at the country rule', () => {
+    const rules = [...DEFAULT_PRICING_RULES, ...networkPricingRules([route({ pricePerUnit: 2 }), route({ network: 'AT', pricePerUnit: null })])];
+    expect(costPreview(rules, 'SMS', 'GH', 'hello', 'TELECEL')!.price).to.equal(2);
+    expect(costPreview(rules, 'SMS', 'GH', 'hello', 'MTN')!.price).to.equal(3);
+    expect(costPreview(rules, 'SMS', 'GH', 'hello', 'AT')!.price).to.equal(3);
+    expect(costPreview(rules, 'SMS', 'GH', 'hello')!.price).to.equal(3);
+  });
+
+  it('orders a route\'s providers first, degraded ones last except on probes, and a pin first whatever learning says', () => {
+    const names = ['a', 'b', 'c'];
+    const id = (x: string) => x;
+    expect(orderForNetwork(names, id, route({ providers: ['c', 'b'] }), null, false)).to.deep.equal(['c', 'b', 'a']);
+    expect(orderForNetwork(names, id, null, new Set(['a']), false)).to.deep.equal(['b', 'c', 'a']);
+    expect(orderForNetwork(names, id, null, new Set(['a']), true)).to.deep.equal(['a', 'b', 'c']);
+    expect(orderForNetwork(names, id, route({ pinned: 'a' }), new Set(['a']), false)).to.deep.equal(['a', 'b', 'c']);
+  });
+
+  it('routes and prices a ported number (MTN prefix, now Telecel) as Telecel after one delivery report', async () => {
+    const router = new NetworkRouter();
+    router.setRoutes([route({ providers: ['telecel-direct'], pricePerUnit: 2 }), route({ network: 'MTN', providers: ['mtn-direct'], pricePerUnit: 4 })]);
+    const ported = '+233241112233';
+    const rules = [...DEFAULT_PRICING_RULES, ...networkPricingRules(router.routes())];
+    const before = router.known(ported)!;
+    expect(before).to.deep.equal({ country: 'GH', network: 'MTN', source: 'prefix' });
+    expect(router.order(['mtn-direct', 'telecel-direct'], (x) => x, 'SMS', before)[0]).to.equal('mtn-direct');
+    await router.learn(ported, networkByMccMnc('62002')!, 'report');
+    const after = router.known(ported)!;
+    expect(after).to.deep.equal({ country: 'GH', network: 'TELECEL', source: 'report' });
+    expect(router.order(['mtn-direct', 'telecel-direct'], (x) => x, 'SMS', after)[0]).to.equal('telecel-direct');
+    expect(costPreview(rules, 'SMS', 'GH', 'hi', after.network)!.price).to.equal(2);
+  });
+});
+
+describe('routes that learn', () => {
+  const bucket = (provider: string, minute: number, over: Partial<RouteBucket>): RouteBucket =>
+    ({ ...emptyBucket(provider, 'GH', 'MTN', new Date(at.getTime() + minute * 60_000)), ...over });
+
+  it('degrades a provider whose delivery rate falls more than the margin below the best peer, and not on too few reports', () => {
+    const now = new Date(at.getTime() + 8 * 60_000);
+    const buckets = [bucket('a', 1, { sent: 100, reported: 100, delivered: 60, failed: 40 }), bucket('b', 1, { sent: 100, reported: 100, delivered: 98, failed: 2 })];
+    const { shifts } = decideRoutes(buckets, [], now);
+    expect(shifts.map((s) => [s.provider, s.direction])).to.deep.equal([['a', 'away']]);
+    expect(shifts[0]!.reason).to.match(/delivery rate 60%/);
+    const few = [bucket('a', 1, { sent: 5, reported: 5, delivered: 1, failed: 4 }), bucket('b', 1, { sent: 100, reported: 100, delivered: 98, failed: 2 })];
+    expect(decideRoutes(few, [], now).shifts).to.deep.equal([]);
+  });
+
+  it('reads latency percentiles from the histogram', () => {
+    expect(latencyPercentile([8, 1, 0, 0, 0, 1, 0, 0], 0.5)).to.equal(10_000);
+    expect(latencyPercentile([8, 1, 0, 0, 0, 1, 0, 0], 0.95)).to.equal(600_000);
+    expect(latencyPercentile([0, 0, 0, 0, 0, 0, 0, 0], 0.5)).to.equal(null);
+    expect(DEFAULT_ROUTE_POLICY.degradeSlowShare).to.equal(0.15);
+  });
+
+  it('the simulation meets the bars: MTN off the late provider within 10 minutes, Telecel stays, MTN returns, nothing sent twice', async () => {
+    const result = await simulateRouting({ ratePerSecond: 3, durationMs: 36 * 60_000, recoverAtMs: 20 * 60_000, slowMtnMs: 6 * 60_000, evaluateEveryMs: 30_000 });
+    expect(mtnShareOnB(result, 9, 10)).to.be.at.least(0.9);
+    expect(telecelShareOnA(result, 0, 36)).to.be.at.least(0.99);
+    expect(result.backAtMs! - 20 * 60_000).to.be.at.most(result.hysteresisWindowMs);
+    expect(result.shifts.map((s) => s.direction)).to.deep.equal(['away', 'back']);
+    expect(result.duplicates).to.equal(0);
+  });
+});
