@@ -13,7 +13,7 @@ import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { SendTiming } from './send-timing.ts';
 import { AcceptCoalescer } from './accept-coalescer.ts';
-import { categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
+import { type NetworkKnowledge, categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
 import { pushFieldEntries } from './push-fields.ts';
@@ -52,6 +52,8 @@ export interface SendDeps {
   optOutLinks?: OptOutLinkSigner | undefined;
   /** See AcceptDeps.timing. */
   timing?: SendTiming | undefined;
+  /** Numbers' networks, answered from memory (docs/routing.md); without it the prefix tables. */
+  networks?: NetworkKnowledge | undefined;
 }
 
 /**
@@ -70,7 +72,7 @@ export class SendMessage {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
-    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId) });
+    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId), networks: this.#deps.networks });
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
     const accepted = await this.#coalescer.accept({
