@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'VERIFY_MAX_SENDS',
   'WHATSAPP_WINDOW_CLOSED',
   'WHATSAPP_TEMPLATE_NOT_APPROVED',
+  'LOOKUP_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -27,5 +27,6 @@ export interface LookupResult {
  */
 export interface NumberLookup {
   readonly vendor: string;
-  lookup(e164: string): Promise<LookupResult>;
+  /** `country`: the number's ISO country when known (Termii wants it). */
+  lookup(e164: string, country?: string | null): Promise<LookupResult>;
 }

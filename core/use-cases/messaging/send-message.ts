@@ -17,6 +17,7 @@ import { type NetworkKnowledge, categorySchema, channelSchema, countryCodeSchema
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
 import { pushFieldEntries } from './push-fields.ts';
+import { preparedWithLookup, type SendLookups } from '../routing/number-lookup-support.ts';
 
 export const SendMessageInput = v.object({
   channel: channelSchema,
@@ -54,6 +55,8 @@ export interface SendDeps {
   timing?: SendTiming | undefined;
   /** Numbers' networks, answered from memory (docs/routing.md); without it the prefix tables. */
   networks?: NetworkKnowledge | undefined;
+  /** Paid number lookups for organizations that turned them on (docs/routing.md); without it, none. */
+  lookups?: SendLookups | undefined;
 }
 
 /**
@@ -72,7 +75,9 @@ export class SendMessage {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
-    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId), networks: this.#deps.networks });
+    const rules = await this.#deps.pricing.listActive();
+    const prepare = () => prepareMessage({ ...input, sendAt }, template, rules, '', { optOut: optOutOption(this.#deps, ctx.organizationId), networks: this.#deps.networks });
+    const prepared = ctx.isSandbox ? prepare() : await preparedWithLookup(this.#deps.lookups, ctx.organizationId, prepare(), prepare);
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
     const accepted = await this.#coalescer.accept({
