@@ -6,6 +6,7 @@ import type { NetworkRouteRepository } from '../../core/ports/network-route-repo
 import type { NumberNetworkRepository, StoredNumberNetwork } from '../../core/ports/number-network-repository.ts';
 import type { RouteStatsRepository } from '../../core/ports/route-stats-repository.ts';
 import type { RoutingSettingsRepository } from '../../core/ports/routing-settings-repository.ts';
+import { MAX_NETWORK_FIGURES, type NetworkAnalyticsRepository, type NetworkFigures } from '../../core/ports/network-analytics-repository.ts';
 import type { Database } from './database.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
@@ -154,5 +155,23 @@ export class SqlRoutingSettingsRepository implements RoutingSettingsRepository {
   async setLookupMode(organizationId: string, mode: LookupMode, now: Date): Promise<void> {
     await sqlRows(this.#database.em(), `insert into organization_routing_settings (organization_id, lookup_mode, updated_at) values ($1, $2, $3)
       on conflict (organization_id) do update set lookup_mode = excluded.lookup_mode, updated_at = excluded.updated_at`, [organizationId, mode, now]);
+  }
+}
+
+/** Per-network figures of an organization's messages (the partitioned `messages` table, pruned by created_at). */
+export class SqlNetworkAnalyticsRepository implements NetworkAnalyticsRepository {
+  readonly #database: Database;
+  constructor(database: Database) { this.#database = database; }
+
+  async byNetwork(organizationId: string, from: Date, to: Date): Promise<NetworkFigures[]> {
+    const rows = await sqlRows<{ country: string; network: string; provider: string | null; messages: Num; delivered: Num; failed: Num; cost: Num; p50: Num | null; p95: Num | null }>(
+      this.#database.em(), `select country, network, provider, count(*) as messages, count(*) filter (where status = 'DELIVERED') as delivered,
+        count(*) filter (where status = 'FAILED') as failed, coalesce(sum(cost), 0) as cost,
+        round((percentile_cont(0.5) within group (order by extract(epoch from delivered_at - sent_at) * 1000) filter (where status = 'DELIVERED' and sent_at is not null))::numeric) as p50,
+        round((percentile_cont(0.95) within group (order by extract(epoch from delivered_at - sent_at) * 1000) filter (where status = 'DELIVERED' and sent_at is not null))::numeric) as p95
+      from messages where organization_id = $1 and created_at >= $2 and created_at < $3 and not is_sandbox and network is not null and country is not null
+      group by country, network, provider order by count(*) desc, country, network, provider limit $4`, [organizationId, from, to, MAX_NETWORK_FIGURES]);
+    return rows.map((r) => ({ country: r.country, network: r.network, provider: r.provider, messages: Number(r.messages), delivered: Number(r.delivered), failed: Number(r.failed),
+      cost: Number(r.cost), latencyP50Ms: r.p50 === null ? null : Number(r.p50), latencyP95Ms: r.p95 === null ? null : Number(r.p95) }));
   }
 }
