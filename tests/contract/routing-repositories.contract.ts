@@ -5,7 +5,8 @@ import type { NumberNetworkRepository } from '../../core/ports/number-network-re
 import type { RouteStatsRepository } from '../../core/ports/route-stats-repository.ts';
 import type { RoutingSettingsRepository } from '../../core/ports/routing-settings-repository.ts';
 import type { Storage } from '../../core/ports/storage.ts';
-import { seedOrganization, uniqueId } from './contract-fixtures.ts';
+import type { NetworkAnalyticsRepository } from '../../core/ports/network-analytics-repository.ts';
+import { aMessage, at, seedOrganization, uniqueId } from './contract-fixtures.ts';
 
 export interface RoutingFixture {
   storage: Storage;
@@ -13,6 +14,7 @@ export interface RoutingFixture {
   routes: NetworkRouteRepository;
   numbers: NumberNetworkRepository;
   settings: RoutingSettingsRepository;
+  analytics: NetworkAnalyticsRepository;
 }
 
 const BASE = new Date('2026-11-28T08:00:00.000Z');
@@ -66,6 +68,25 @@ export function describeRoutingContract(name: string, make: () => Promise<Routin
       await f.numbers.save({ e164, country: 'GH', network: 'AT', source: 'report', learnedAt: minute(12), expiresAt: null });
       expect(await f.numbers.find(e164, minute(500))).to.deep.include({ network: 'AT', source: 'report' });
       expect((await f.numbers.changedSince(minute(11), 1000)).filter((n) => n.e164 === e164).map((n) => n.network)).to.deep.equal(['AT']);
+    });
+
+    it('sums an organization\'s live messages per (country, network, provider) with delivered latency percentiles, never another organization\'s', async () => {
+      const org = (await seedOrganization(f.storage)).id;
+      const other = (await seedOrganization(f.storage)).id;
+      const delivered = (seconds: number) => ({ status: 'DELIVERED' as const, sentAt: at(10), deliveredAt: at(10 + seconds) });
+      await f.storage.messages.insertMany([
+        aMessage(org, { network: 'MTN', provider: 'a', cost: 3, ...delivered(2) }), aMessage(org, { network: 'MTN', provider: 'a', cost: 3, ...delivered(4) }),
+        aMessage(org, { network: 'MTN', provider: 'a', cost: 0, status: 'FAILED', failedAt: at(20) }),
+        aMessage(org, { network: 'TELECEL', provider: 'b', cost: 2, ...delivered(1) }),
+        aMessage(org, { network: 'TELECEL', provider: 'b', cost: 0, isSandbox: true }), aMessage(org, { network: null, provider: 'b' }),
+        aMessage(other, { network: 'MTN', provider: 'a', cost: 3, ...delivered(1) }),
+      ]);
+      const rows = await f.analytics.byNetwork(org, at(-60), at(3600));
+      expect(rows.map((r) => [r.network, r.provider, r.messages, r.delivered, r.failed, r.cost, r.latencyP50Ms])).to.deep.equal([
+        ['MTN', 'a', 3, 2, 1, 6, 3000], ['TELECEL', 'b', 1, 1, 0, 2, 1000],
+      ]);
+      expect(rows[0]!.latencyP95Ms).to.be.within(3800, 4000);
+      expect(await f.analytics.byNetwork(org, at(3600), at(7200))).to.deep.equal([]);
     });
 
     it('answers off for an organization without settings, and each organization its own mode', async () => {
