@@ -81,6 +81,8 @@ export interface Config {
   numberLookup: { vendor: 'twilio' | 'termii' | null; credentials: Record<string, string>; baseUrl: string | undefined; price: number; ttlDays: number };
   /** ROUTE_EVALUATION_MS: how often a worker runs the learning routes' decision (docs/routing.md). */
   routeEvaluationMs: number;
+  /** NETWORK_ROUTING=off: no network on the send path (no network prices, routes or learning); for comparison runs (bench:send). */
+  networkRouting: boolean;
   /** Retention and partition upkeep (docs/operations.md): RETENTION_*, PARTITIONS_AHEAD_MONTHS. */
   retention: RetentionSettings;
   /** ARCHIVE_DIR or ARCHIVE_S3_*: where expired partitions are written before they are dropped; null drops them outright. */
@@ -150,6 +152,7 @@ const EnvSchema = v.object({
   NUMBER_LOOKUP_PRICE_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(10, 'must be at most 10')), '0.05'),
   NUMBER_LOOKUP_TTL_DAYS: v.optional(intIn(1, 365), '30'),
   ROUTE_EVALUATION_MS: v.optional(intIn(1_000, 600_000), '30000'),
+  NETWORK_ROUTING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   VENDOR_BASE_URLS: v.optional(v.pipe(v.string(), v.check(isBaseUrlMap, 'must be a JSON object of vendor key to http(s) URL'))),
   IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
@@ -218,7 +221,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
       credentials: { accountSid: e.NUMBER_LOOKUP_ACCOUNT_SID, authToken: e.NUMBER_LOOKUP_AUTH_TOKEN, apiKey: e.NUMBER_LOOKUP_API_KEY },
       baseUrl: e.NUMBER_LOOKUP_BASE_URL, price: Math.round(e.NUMBER_LOOKUP_PRICE_GHS * 100), ttlDays: e.NUMBER_LOOKUP_TTL_DAYS,
     },
-    routeEvaluationMs: e.ROUTE_EVALUATION_MS,
+    routeEvaluationMs: e.ROUTE_EVALUATION_MS, networkRouting: e.NETWORK_ROUTING === 'on',
     retention: {
       messagesMonths: e.RETENTION_MESSAGES_MONTHS, outboundEventsMonths: e.RETENTION_OUTBOUND_EVENTS_MONTHS,
       webhookDeliveriesDays: e.RETENTION_WEBHOOK_DELIVERIES_DAYS, monthsAhead: e.PARTITIONS_AHEAD_MONTHS,

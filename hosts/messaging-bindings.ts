@@ -89,7 +89,7 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     container.bind(MESSAGING.providers).toResolvedValue((storage, ids, clock) => inApp(injected, storage, ids, clock), [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
   } else {
     container.bind(MESSAGING.providers).toResolvedValue((runtime, storage, ids, clock, router) => {
-      runtime.directory.useNetworkOrdering(router); // network routes and learning on top of the country order (docs/routing.md)
+      if (config.networkRouting) runtime.directory.useNetworkOrdering(router); // network routes and learning on top of the country order (docs/routing.md)
       return inApp(runtime.directory, storage, ids, clock);
     }, [MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock, ROUTING.router]).inSingletonScope();
   }
@@ -116,7 +116,7 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.sendDeps).toResolvedValue(
     (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing, router, lookups): SendDeps => ({
       storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
-      networks: router, lookups,
+      ...(config.networkRouting ? { networks: router, lookups } : { networks: NO_NETWORKS }),
     }),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
       MESSAGING.optOutLinks, MESSAGING.sendTiming, ROUTING.router, ROUTING.sendLookups]).inSingletonScope();
@@ -124,7 +124,7 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits, router) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
       platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body, message.network ?? null)?.price ?? message.cost,
-      pacing: { buckets, limits }, routes: router, networks: router,
+      pacing: { buckets, limits }, ...(config.networkRouting ? { routes: router, networks: router } : {}),
     }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks, INFRA.rateBuckets, INFRA.deliveryLimits,
       ROUTING.router]).inSingletonScope();
@@ -144,6 +144,9 @@ export async function loadProviders(container: Container): Promise<void> {
 export function deliveryLeaseSeconds(config: Pick<Config, 'providerTimeoutMs'>): number {
   return Math.max(30, Math.ceil((3 * config.providerTimeoutMs) / 1000) + 5);
 }
+
+/** NETWORK_ROUTING=off: no number has a network. */
+const NO_NETWORKS = { known: () => null };
 
 /** How often each process checks whether providers changed elsewhere (docs/providers.md: changes apply within seconds). */
 export const PROVIDER_CONFIG_WATCH_MS = 2_000;

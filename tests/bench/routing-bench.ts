@@ -27,3 +27,33 @@ console.log('minute  MTN on B   Telecel on A');
 for (const m of result.minutes) console.log(`${String(m.minute).padStart(6)}  ${(100 * m.mtnOnB / m.mtnTotal).toFixed(1).padStart(7)}%  ${(100 * m.telecelOnA / m.telecelTotal).toFixed(1).padStart(9)}%`);
 for (const b of bars) console.log(`${b.ok ? 'PASS' : 'FAIL'}  ${b.bar}: ${b.value}`);
 if (bars.some((b) => !b.ok)) process.exitCode = 1;
+
+// The routing decision's own CPU per message, as the send path pays it: the network from memory (prefix plus
+// corrections), the provider order for it, and the send counted; beside the same candidates without it.
+{
+  const { NetworkRouter } = await import('../../adapters/routing/network-router.ts');
+  const router = new NetworkRouter();
+  router.setRoutes([{ id: 'r', channel: 'SMS', country: 'GH', network: 'TELECEL', providers: ['b'], pricePerUnit: 2, pinned: null, createdAt: new Date(), updatedAt: new Date() }]);
+  router.setStates([{ provider: 'a', country: 'GH', network: 'MTN', degraded: true, since: new Date(), reason: 'late' }]);
+  const candidates = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
+  const numbers = Array.from({ length: 1_000 }, (_, i) => `+233${i % 2 ? '24' : '20'}${String(1_000_000 + i).padStart(7, '0')}`);
+  const at = new Date();
+  const rounds = 300_000;
+  let sink = 0;
+  const time = (work: (i: number) => void) => {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < rounds; i++) work(i);
+    return Number(process.hrtime.bigint() - started) / rounds;
+  };
+  for (let warm = 0; warm < 2; warm++) {
+    const baseline = time((i) => { sink += [...candidates].length + numbers[i % 1_000]!.length; });
+    const routed = time((i) => {
+      const known = router.known(numbers[i % 1_000]!)!;
+      const ordered = router.order(candidates, (c) => c.name, 'SMS', known);
+      router.sent(ordered[0]!.name, known, at);
+      sink += ordered.length;
+    });
+    if (warm === 1) console.log(`routing decision per message: ${(routed - baseline).toFixed(0)} ns of CPU (routed ${routed.toFixed(0)} ns, baseline ${baseline.toFixed(0)} ns; ${sink > 0 ? 'ok' : ''})`);
+    router.drain();
+  }
+}
