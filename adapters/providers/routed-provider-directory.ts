@@ -6,7 +6,7 @@ import type { GuardedProvider } from './guarded-provider.ts';
 
 /** Network routing on top of the country order (adapters/routing/network-router.ts). */
 export interface NetworkOrdering {
-  order<T>(candidates: readonly T[], nameOf: (c: T) => string, channel: Channel, network: MobileNetwork): T[];
+  order<T>(candidates: readonly T[], nameOf: (c: T) => string, channel: Channel, network: MobileNetwork): readonly T[];
 }
 
 export interface RoutedEntry {

@@ -1,7 +1,7 @@
 import type { Channel } from '../../core/domain/channel.ts';
 import { networkByPrefix, type KnownNetwork, type MobileNetwork } from '../../core/domain/mobile-network.ts';
 import { orderForNetwork, routeKey, type NetworkRoute } from '../../core/domain/network-route.ts';
-import { bucketStart, DEFAULT_ROUTE_POLICY, emptyBucket, isProbe, latencyBin, type RouteBucket, type RoutePolicy, type RouteState } from '../../core/domain/route-learning.ts';
+import { DEFAULT_ROUTE_POLICY, emptyBucket, isProbe, latencyBin, type RouteBucket, type RoutePolicy, type RouteState } from '../../core/domain/route-learning.ts';
 import type { NumberIntelligence } from '../../core/ports/number-intelligence.ts';
 import type { RouteObserver } from '../../core/ports/route-observer.ts';
 
@@ -67,10 +67,12 @@ export class NetworkRouter implements RouteObserver, NumberIntelligence {
   }
 
   /** The failover order for a message to `network` (see orderForNetwork); probes keep measuring degraded providers. */
-  order<T>(candidates: readonly T[], nameOf: (c: T) => string, channel: Channel, network: MobileNetwork): T[] {
-    const route = this.#routes.get(routeKey(channel, network.country, network.network)) ?? null;
+  order<T>(candidates: readonly T[], nameOf: (c: T) => string, channel: Channel, network: MobileNetwork): readonly T[] {
+    // The common case (no route for the network, nothing degraded anywhere) costs two size checks.
+    const route = this.#routes.size === 0 ? null : this.#routes.get(routeKey(channel, network.country, network.network)) ?? null;
     const networkKey = `${network.country}:${network.network}`;
-    const degraded = this.#degraded.get(networkKey) ?? null;
+    const degraded = this.#degraded.size === 0 ? null : this.#degraded.get(networkKey) ?? null;
+    if (!route && !degraded) return candidates;
     let probe = false;
     // Only traffic that would have gone to a degraded provider counts towards its probes.
     const first = degraded ? orderForNetwork(candidates, nameOf, route, null, false)[0] : undefined;
@@ -103,10 +105,10 @@ export class NetworkRouter implements RouteObserver, NumberIntelligence {
   }
 
   #bucket(provider: string, network: MobileNetwork, at: Date): RouteBucket {
-    const start = bucketStart(at, this.#policy);
-    const key = `${provider}\u0000${network.country}\u0000${network.network}\u0000${start.getTime()}`;
+    const start = Math.floor(at.getTime() / this.#policy.bucketMs) * this.#policy.bucketMs;
+    const key = `${provider}\u0000${network.country}\u0000${network.network}\u0000${start}`;
     let bucket = this.#pending.get(key);
-    if (!bucket) this.#pending.set(key, bucket = emptyBucket(provider, network.country, network.network, start));
+    if (!bucket) this.#pending.set(key, bucket = emptyBucket(provider, network.country, network.network, new Date(start)));
     return bucket;
   }
 }
