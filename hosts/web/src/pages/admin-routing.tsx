@@ -61,13 +61,18 @@ export function AdminRoutingPage(): ReactNode {
         </table></div>
       )}
       <form onSubmit={(e) => { void save(e); }} className="inline-form" aria-label="Save a network route">
-        <label>Country <select value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value, network: '' })}>
-          {plans.map((p) => <option key={str(p['country'])} value={str(p['country'])}>{str(p['country'])}</option>)}</select></label>
-        <label>Network <select value={form.network} onChange={(e) => setForm({ ...form, network: e.target.value })}>
-          <option value="">Choose</option>{networks.map((n) => <option key={n} value={n}>{n}</option>)}</select></label>
-        <label>Providers (comma-separated) <input name="providers" value={form.providers} onChange={(e) => setForm({ ...form, providers: e.target.value })} /></label>
-        <label>Price per segment (GHS) <input name="pricePerUnit" inputMode="decimal" value={form.pricePerUnit} onChange={(e) => setForm({ ...form, pricePerUnit: e.target.value })} /></label>
-        <label>Pin provider <input name="pinned" value={form.pinned} onChange={(e) => setForm({ ...form, pinned: e.target.value })} /></label>
+        <label htmlFor="route-country">Country</label>
+        <select id="route-country" value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value, network: '' })}>
+          {plans.map((p) => <option key={str(p['country'])} value={str(p['country'])}>{str(p['country'])}</option>)}</select>
+        <label htmlFor="route-network">Network</label>
+        <select id="route-network" value={form.network} onChange={(e) => setForm({ ...form, network: e.target.value })}>
+          <option value="">Choose</option>{networks.map((n) => <option key={n} value={n}>{n}</option>)}</select>
+        <label htmlFor="route-providers">Providers (comma-separated)</label>
+        <input id="route-providers" name="providers" value={form.providers} onChange={(e) => setForm({ ...form, providers: e.target.value })} />
+        <label htmlFor="route-price">Price per segment (GHS)</label>
+        <input id="route-price" name="pricePerUnit" inputMode="decimal" value={form.pricePerUnit} onChange={(e) => setForm({ ...form, pricePerUnit: e.target.value })} />
+        <label htmlFor="route-pinned">Pin provider</label>
+        <input id="route-pinned" name="pinned" value={form.pinned} onChange={(e) => setForm({ ...form, pinned: e.target.value })} />
         <button type="submit">Save route</button>
       </form>
       <ErrorBanner error={error} />
