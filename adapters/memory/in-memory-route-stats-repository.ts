@@ -28,7 +28,9 @@ export class InMemoryRouteStatsRepository implements RouteStatsRepository {
 
   async saveDecision(states: readonly RouteState[], shifts: readonly RouteShift[]): Promise<void> {
     this.#states = states.map((s) => ({ ...s }));
-    this.#shifts.push(...shifts.map((s) => ({ ...s })));
+    const twice = (s: RouteShift) => this.#shifts.some((o) => o.provider === s.provider && o.country === s.country && o.network === s.network
+      && o.direction === s.direction && Math.abs(o.at.getTime() - s.at.getTime()) < 2 * 60_000);
+    this.#shifts.push(...shifts.filter((s) => !twice(s)).map((s) => ({ ...s })));
   }
 
   async listShifts(limit: number): Promise<RouteShift[]> {

@@ -46,6 +46,8 @@ export class SqlRouteStatsRepository implements RouteStatsRepository {
 
   async saveDecision(states: readonly RouteState[], shifts: readonly RouteShift[]): Promise<void> {
     await this.#database.em().transactional(async (em) => {
+      // Two workers evaluating at once take turns, and a shift the other just stored is not stored twice.
+      await sqlRows(em, `select pg_advisory_xact_lock(hashtext('nkra.route_states'))`, []);
       await sqlRows(em, 'delete from route_states', []);
       if (states.length > 0) {
         await sqlRows(em, `insert into route_states (provider, country, network, degraded, since, reason)
@@ -54,7 +56,9 @@ export class SqlRouteStatsRepository implements RouteStatsRepository {
       if (shifts.length > 0) {
         await sqlRows(em, `insert into route_shifts (provider, country, network, direction, reason, slow_share, delivery_rate, at)
           select provider, country, network, direction, reason, "slowShare", "deliveryRate", at
-          from jsonb_to_recordset($1::jsonb) as r(provider text, country text, network text, direction text, reason text, "slowShare" double precision, "deliveryRate" double precision, at timestamptz)`,
+          from jsonb_to_recordset($1::jsonb) as r(provider text, country text, network text, direction text, reason text, "slowShare" double precision, "deliveryRate" double precision, at timestamptz)
+          where not exists (select 1 from route_shifts s where s.provider = r.provider and s.country = r.country and s.network = r.network
+            and s.direction = r.direction and s.at > r.at - interval '2 minutes' and s.at <= r.at + interval '2 minutes')`,
         [JSON.stringify(shifts)]);
       }
     });

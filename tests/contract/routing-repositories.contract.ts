@@ -47,6 +47,9 @@ export function describeRoutingContract(name: string, make: () => Promise<Routin
       expect((await f.stats.listStates()).filter((s) => s.provider === provider)).to.deep.equal([{ ...state, degraded: false, since: minute(20) }]);
       const shifts = (await f.stats.listShifts(100)).filter((s) => s.provider === provider);
       expect(shifts.map((s) => [s.direction, s.deliveryRate])).to.deep.equal([['back', 0.99], ['away', null]]);
+      // A second evaluator storing the same shift a moment later (two workers): stored once.
+      await f.stats.saveDecision([{ ...state, degraded: false, since: minute(20) }], [{ provider, country: 'GH', network: 'MTN', direction: 'back', reason: 'fast', slowShare: 0, deliveryRate: 0.99, at: new Date(minute(20).getTime() + 30_000) }]);
+      expect((await f.stats.listShifts(100)).filter((s) => s.provider === provider)).to.have.length(2);
     });
 
     it('saves one network route per (channel, country, network), keeping the first id, and removes it', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { INFRA } from '../../hosts/tokens.ts';
+import { ROUTING } from '../../hosts/routing-bindings.ts';
 import { startFakeArkesel, type FakeArkesel } from '../support/fake-vendors/arkesel.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { registerTenant, type TestTenant } from '../support/tenants.ts';
@@ -83,6 +84,11 @@ describe('HTTP: network routes, lookups and per-network analytics', function () 
     expect(networks.find((n) => n.network === 'VODACOM')).to.deep.include({ messages: 1, cost: 0.02 });
     expect(networks.find((n) => n.network === 'VODACOM')!.providers.map((p) => p.provider)).to.deep.equal([names.b]);
     expect((await app.api.get('/analytics/networks?days=91', tenant.auth)).status).to.equal(400);
+    // Learning counted both sends under their (provider, network), flushed to the database in one statement.
+    await app.container.get(ROUTING.sync).flush();
+    const buckets = await app.container.get(ROUTING.routeStats).listBuckets(new Date(Date.now() - 5 * 60_000), 10_000);
+    const mine = buckets.filter((b) => b.provider === names.a || b.provider === names.b).map((b) => [b.provider, b.network, b.sent]);
+    expect(mine).to.deep.include.members([[names.b, 'VODACOM', 1], [names.a, 'AIRTEL', 1]]);
   });
 
   it('pins a provider: a pinned route goes first whatever the route order says', async () => {
