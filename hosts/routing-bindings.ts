@@ -47,6 +47,7 @@ export function bindRouting(container: Container, config: Config, logger: Logger
   container.bind(ROUTING.settings).toResolvedValue((database) => new CachedRoutingSettings(new SqlRoutingSettingsRepository(database)), [INFRA.database]).inSingletonScope();
   const ttlMs = config.numberLookup.ttlDays * 24 * 60 * 60_000;
   container.bind(ROUTING.router).toResolvedValue((numbers, clock) => new NetworkRouter({
+    lookupTtlMs: ttlMs, now: () => clock.now().getTime(),
     // A lookup's answer expires after the TTL; a delivery report's stands until a newer answer.
     persist: (e164, known) => numbers.save({ e164, ...known, learnedAt: clock.now(), expiresAt: known.source === 'lookup' ? new Date(clock.now().getTime() + ttlMs) : null }),
   }), [ROUTING.numbers, INFRA.clock]).inSingletonScope();

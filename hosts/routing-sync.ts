@@ -32,7 +32,7 @@ export class RoutingSync {
     const [routes, states, corrections] = await Promise.all([this.#routes.list(), this.#stats.listStates(), this.#numbers.changedSince(this.#correctionsSeen, CORRECTIONS_PER_REFRESH)]);
     this.#router.setRoutes(routes);
     this.#router.setStates(states);
-    for (const c of corrections) this.#router.remember(c.e164, { country: c.country, network: c.network, source: c.source });
+    for (const c of corrections) this.#router.remember(c.e164, { country: c.country, network: c.network, source: c.source }, c.expiresAt);
     const last = corrections.at(-1);
     if (last) this.#correctionsSeen = last.learnedAt;
   }

@@ -18,15 +18,20 @@ export class NetworkRouter implements RouteObserver, NumberIntelligence {
   #routes = new Map<string, NetworkRoute>();
   #degraded = new Map<string, Set<string>>();
   readonly #probeCounters = new Map<string, number>();
-  readonly #corrections = new Map<string, KnownNetwork>();
+  readonly #corrections = new Map<string, { known: KnownNetwork; expiresAt: number }>();
+  readonly #lookupTtlMs: number;
+  readonly #now: () => number;
   #pending = new Map<string, RouteBucket>();
   /** Persists a correction (the database adapter); without it corrections stay in this process. */
   readonly #persist: ((e164: string, network: KnownNetwork) => Promise<void>) | undefined;
 
-  constructor(options: { policy?: RoutePolicy; maxCorrections?: number; persist?: (e164: string, network: KnownNetwork) => Promise<void> } = {}) {
+  /** `lookupTtlMs`: how long a lookup's answer is trusted (a report's until replaced); `now`: the clock (epoch ms). */
+  constructor(options: { policy?: RoutePolicy; maxCorrections?: number; persist?: (e164: string, network: KnownNetwork) => Promise<void>; lookupTtlMs?: number; now?: () => number } = {}) {
     this.#policy = options.policy ?? DEFAULT_ROUTE_POLICY;
     this.#maxCorrections = options.maxCorrections ?? 200_000;
     this.#persist = options.persist;
+    this.#lookupTtlMs = options.lookupTtlMs ?? 30 * 24 * 60 * 60_000;
+    this.#now = options.now ?? Date.now;
   }
 
   setRoutes(routes: readonly NetworkRoute[]): void {
@@ -48,21 +53,21 @@ export class NetworkRouter implements RouteObserver, NumberIntelligence {
   /** A number's network: a correction this process holds, else its prefix. */
   known(e164: string): KnownNetwork | null {
     const corrected = this.#corrections.get(e164);
-    if (corrected) return corrected;
+    if (corrected && corrected.expiresAt > this.#now()) return corrected.known;
     const byPrefix = networkByPrefix(e164);
     return byPrefix ? { ...byPrefix, source: 'prefix' } : null;
   }
 
   async learn(e164: string, network: MobileNetwork, source: 'lookup' | 'report'): Promise<void> {
     const known: KnownNetwork = { country: network.country, network: network.network, source };
-    this.remember(e164, known);
+    this.remember(e164, known, source === 'lookup' ? new Date(this.#now() + this.#lookupTtlMs) : null);
     await this.#persist?.(e164, known);
   }
 
-  /** Holds a correction without persisting it (corrections read from the database). */
-  remember(e164: string, known: KnownNetwork): void {
+  /** Holds a correction without persisting it (corrections read from the database); past `expiresAt` the prefix answers again. */
+  remember(e164: string, known: KnownNetwork, expiresAt: Date | null = null): void {
     this.#corrections.delete(e164);
-    this.#corrections.set(e164, known);
+    this.#corrections.set(e164, { known, expiresAt: expiresAt?.getTime() ?? Number.POSITIVE_INFINITY });
     if (this.#corrections.size > this.#maxCorrections) this.#corrections.delete(this.#corrections.keys().next().value!);
   }
 

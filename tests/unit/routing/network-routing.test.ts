@@ -80,6 +80,17 @@ describe('network routing and pricing', () => {
     expect(router.order(['mtn-direct', 'telecel-direct'], (x) => x, 'SMS', after)[0]).to.equal('telecel-direct');
     expect(costPreview(rules, 'SMS', 'GH', 'hi', after.network)!.price).to.equal(2);
   });
+
+  it('trusts a lookup\'s answer for its TTL, then the prefix again; a report\'s until replaced', async () => {
+    let now = Date.UTC(2026, 10, 28);
+    const router = new NetworkRouter({ lookupTtlMs: 60_000, now: () => now });
+    await router.learn('+233241112233', { country: 'GH', network: 'TELECEL' }, 'lookup');
+    await router.learn('+233241112244', { country: 'GH', network: 'AT' }, 'report');
+    expect(router.known('+233241112233')).to.include({ network: 'TELECEL', source: 'lookup' });
+    now += 60_001;
+    expect(router.known('+233241112233')).to.include({ network: 'MTN', source: 'prefix' });
+    expect(router.known('+233241112244')).to.include({ network: 'AT', source: 'report' });
+  });
 });
 
 describe('routes that learn', () => {
