@@ -5,6 +5,10 @@ import { networkPricingRules, orderForNetwork, type NetworkRoute } from '../../.
 import { costPreview, DEFAULT_PRICING_RULES } from '../../../core/domain/pricing.ts';
 import { decideRoutes, emptyBucket, latencyPercentile, DEFAULT_ROUTE_POLICY, type RouteBucket } from '../../../core/domain/route-learning.ts';
 import { mtnShareOnB, simulateRouting, telecelShareOnA } from '../../bench/routing-simulation.ts';
+import { InMemoryStorage } from '../../../adapters/memory/in-memory-storage.ts';
+import { InMemoryRouteStatsRepository } from '../../../adapters/memory/in-memory-route-stats-repository.ts';
+import { UuidV7IdGenerator } from '../../../adapters/security/uuid-v7-id-generator.ts';
+import { EvaluateRoutes } from '../../../core/use-cases/routing/evaluate-routes.ts';
 
 const at = new Date('2026-11-28T08:00:00Z');
 const route = (over: Partial<NetworkRoute> = {}): NetworkRoute => ({
@@ -105,6 +109,17 @@ describe('routes that learn', () => {
     expect(shifts[0]!.reason).to.match(/delivery rate 60%/);
     const few = [bucket('a', 1, { sent: 5, reported: 5, delivered: 1, failed: 4 }), bucket('b', 1, { sent: 100, reported: 100, delivered: 98, failed: 2 })];
     expect(decideRoutes(few, [], now).shifts).to.deep.equal([]);
+  });
+
+  it('stores each shift and records it as an admin event (route.shift) in the audit log', async () => {
+    const storage = new InMemoryStorage(new UuidV7IdGenerator());
+    const stats = new InMemoryRouteStatsRepository();
+    const now = new Date(at.getTime() + 8 * 60_000);
+    await stats.add([bucket('a', 1, { sent: 100 })]);
+    const { shifts } = await new EvaluateRoutes({ routeStats: stats, clock: { now: () => now }, audit: { storage, ids: new UuidV7IdGenerator() } }).execute();
+    expect(shifts.map((s) => [s.provider, s.direction])).to.deep.equal([['a', 'away']]);
+    const [entry] = await storage.auditLog.list({ limit: 10 });
+    expect(entry).to.include({ action: 'route.shift', actorUserId: 'system', target: 'route:a:GH:MTN' });
   });
 
   it('reads latency percentiles from the histogram', () => {
