@@ -61,3 +61,34 @@ export function orderForNetwork<T>(candidates: readonly T[], nameOf: (c: T) => s
   }
   return ordered;
 }
+
+/** One provider's figures on one network (analytics), as betterRoute reads them. */
+export interface ProviderNetworkFigures {
+  provider: string | null;
+  messages: number;
+  delivered: number;
+  failed: number;
+}
+
+/** Messages a provider must have carried on a network before its rate may name it the better route. */
+export const MIN_ROUTE_SAMPLE = 50;
+/** Delivery rate points a route must be better by to be recommended. */
+export const RECOMMEND_MARGIN = 0.05;
+
+const rateOf = (r: ProviderNetworkFigures) => (r.delivered + r.failed === 0 ? null : r.delivered / (r.delivered + r.failed));
+
+/**
+ * The better route the data shows for one network, or null: the provider with the best delivery rate
+ * (at least MIN_ROUTE_SAMPLE reported messages) when it beats the provider carrying most of the
+ * network's messages by RECOMMEND_MARGIN or more.
+ */
+export function betterRoute(figures: readonly ProviderNetworkFigures[]): { from: string; to: string; fromRate: number; toRate: number; fromMessages: number; toMessages: number } | null {
+  const carried = figures.filter((r) => r.provider);
+  const main = [...carried].sort((a, b) => b.messages - a.messages)[0];
+  const best = carried.filter((r) => r.delivered + r.failed >= MIN_ROUTE_SAMPLE).sort((a, b) => rateOf(b)! - rateOf(a)!)[0];
+  if (!main || !best || best.provider === main.provider) return null;
+  const fromRate = rateOf(main);
+  const toRate = rateOf(best)!;
+  if (fromRate === null || toRate - fromRate < RECOMMEND_MARGIN) return null;
+  return { from: main.provider!, to: best.provider!, fromRate, toRate, fromMessages: main.messages, toMessages: best.messages };
+}

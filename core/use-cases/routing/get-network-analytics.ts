@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { parseInput } from '../../validation.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
+import { betterRoute } from '../../domain/network-route.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { NetworkAnalyticsRepository, NetworkFigures } from '../../ports/network-analytics-repository.ts';
 
@@ -9,10 +10,6 @@ export const GetNetworkAnalyticsInput = v.object({
     v.minValue(1, 'must be at least 1'), v.maxValue(90, 'must be at most 90'), v.description('Days back from now (default 30, at most 90)')), '30'),
 });
 
-/** Messages a provider must have carried on a network before its rate may name it the better route. */
-export const MIN_ROUTE_SAMPLE = 50;
-/** Delivery rate points a route must be better by to be recommended. */
-export const RECOMMEND_MARGIN = 0.05;
 
 /**
  * GET /analytics/networks: the organization's live messages of the last `days` per mobile network and
@@ -55,14 +52,12 @@ function sum(list: readonly NetworkFigures[]): NetworkFigures {
 }
 
 function recommend(country: string, network: string, list: readonly NetworkFigures[]) {
-  const rated = list.filter((r) => r.provider && r.delivered + r.failed >= MIN_ROUTE_SAMPLE && rate(r) !== null);
-  const main = [...list].filter((r) => r.provider).sort((a, b) => b.messages - a.messages)[0];
-  const best = [...rated].sort((a, b) => rate(b)! - rate(a)!)[0];
-  if (!main || !best || best.provider === main.provider || rate(main) === null || rate(best)! - rate(main)! < RECOMMEND_MARGIN) return [];
+  const better = betterRoute(list);
+  if (!better) return [];
   return [{
-    kind: 'BETTER_ROUTE', country, network, from: main.provider, to: best.provider,
-    message: `${network} (${country}): ${best.provider} delivered ${pct(rate(best)!)} against ${pct(rate(main)!)} through ${main.provider}, which carries most of it; route ${network} through ${best.provider}.`,
-    figures: { fromRate: rate(main), toRate: rate(best), fromMessages: main.messages, toMessages: best.messages },
+    kind: 'BETTER_ROUTE', country, network, from: better.from, to: better.to,
+    message: `${network} (${country}): ${better.to} delivered ${pct(better.toRate)} against ${pct(better.fromRate)} through ${better.from}, which carries most of it; route ${network} through ${better.to}.`,
+    figures: better,
   }];
 }
 

@@ -9,6 +9,9 @@ import { InMemoryStorage } from '../../../adapters/memory/in-memory-storage.ts';
 import { InMemoryRouteStatsRepository } from '../../../adapters/memory/in-memory-route-stats-repository.ts';
 import { UuidV7IdGenerator } from '../../../adapters/security/uuid-v7-id-generator.ts';
 import { EvaluateRoutes } from '../../../core/use-cases/routing/evaluate-routes.ts';
+import { GetNetworkAnalytics } from '../../../core/use-cases/routing/get-network-analytics.ts';
+import { GetAnalyticsRecommendations } from '../../../core/use-cases/analytics/get-analytics-recommendations.ts';
+import { InMemoryNetworkAnalyticsRepository } from '../../../adapters/memory/in-memory-network-analytics-repository.ts';
 
 const at = new Date('2026-11-28T08:00:00Z');
 const route = (over: Partial<NetworkRoute> = {}): NetworkRoute => ({
@@ -94,6 +97,35 @@ describe('network routing and pricing', () => {
     now += 60_001;
     expect(router.known('+233241112233')).to.include({ network: 'MTN', source: 'prefix' });
     expect(router.known('+233241112244')).to.include({ network: 'AT', source: 'report' });
+  });
+});
+
+describe('analytics per network', () => {
+  it('names the better route where a provider delivered a network clearly better than the one carrying it, in both analytics answers', async () => {
+    const storage = new InMemoryStorage(new UuidV7IdGenerator());
+    const org = 'org-net';
+    const now = new Date('2026-11-28T12:00:00Z');
+    const sentAt = new Date('2026-11-27T10:00:00Z');
+    let n = 0;
+    const message = (provider: string, network: string, status: 'DELIVERED' | 'FAILED') => ({
+      id: `m${++n}`, organizationId: org, internalMessageId: `m${n}`, channel: 'SMS' as const, recipient: '+233241234567', country: 'GH', network, subject: null, body: 'hi',
+      templateId: null, category: 'TRANSACTIONAL' as const, status, scheduledAt: null, errorCode: null, errorMessage: null, cost: 3, price: 3, segments: 1, encoding: 'GSM-7' as const,
+      isSandbox: false, apiKeyId: null, userId: null, senderId: null, provider, providerMessageId: null, attempts: 1, leaseUntil: null, createdAt: sentAt, updatedAt: sentAt,
+      sentAt, deliveredAt: status === 'DELIVERED' ? new Date(sentAt.getTime() + 5_000) : null, failedAt: status === 'FAILED' ? sentAt : null,
+    });
+    const batch = [
+      ...Array.from({ length: 160 }, (_, i) => message('slow-agg', 'MTN', i < 120 ? 'DELIVERED' : 'FAILED')),
+      ...Array.from({ length: 60 }, (_, i) => message('good-agg', 'MTN', i < 59 ? 'DELIVERED' : 'FAILED')),
+      ...Array.from({ length: 60 }, () => message('slow-agg', 'TELECEL', 'DELIVERED')),
+    ];
+    await storage.messages.insertMany(batch);
+    const networks = new InMemoryNetworkAnalyticsRepository(storage.state);
+    const analytics = await new GetNetworkAnalytics({ analytics: networks, clock: { now: () => now } }).execute({ organizationId: org }, {});
+    expect(analytics.networks.map((x) => [x.network, x.messages, x.deliveryRate])).to.deep.equal([['MTN', 220, 179 / 220], ['TELECEL', 60, 1]]);
+    expect(analytics.recommendations).to.have.length(1);
+    expect(analytics.recommendations[0]).to.include({ kind: 'BETTER_ROUTE', network: 'MTN', from: 'slow-agg', to: 'good-agg' });
+    const recommendations = await new GetAnalyticsRecommendations({ storage, pricing: storage.pricing, clock: { now: () => now }, networks }).execute({ organizationId: org });
+    expect(recommendations.find((r) => r.kind === 'BETTER_NETWORK_ROUTE')).to.deep.include({ title: 'Route GH MTN through good-agg' });
   });
 });
 
