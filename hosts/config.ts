@@ -199,6 +199,11 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
   const billing = billingConfig(e, publicUrl);
   const { archive, problems: archiveProblems } = archiveConfig(e, Object.keys(present));
   if (archiveProblems.length > 0) throw new ConfigError(archiveProblems);
+  const lookupProblems = [
+    ...(e.NUMBER_LOOKUP_VENDOR === 'twilio' && (!e.NUMBER_LOOKUP_ACCOUNT_SID || !e.NUMBER_LOOKUP_AUTH_TOKEN) ? ['NUMBER_LOOKUP_ACCOUNT_SID and NUMBER_LOOKUP_AUTH_TOKEN: required with NUMBER_LOOKUP_VENDOR=twilio'] : []),
+    ...(e.NUMBER_LOOKUP_VENDOR === 'termii' && !e.NUMBER_LOOKUP_API_KEY ? ['NUMBER_LOOKUP_API_KEY: required with NUMBER_LOOKUP_VENDOR=termii'] : []),
+  ];
+  if (lookupProblems.length > 0) throw new ConfigError(lookupProblems);
   return {
     ...billing,
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
