@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'SSO_PROVIDER_UNAVAILABLE',
   'DOMAIN_TAKEN',
   'DOMAIN_NOT_VERIFIED',
+  'LOOKUP_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -82,6 +82,12 @@ export interface Config {
   sendWindows: boolean;
   /** VENDOR_BASE_URLS: vendor key -> base URL for organizations' own accounts (regional endpoints, local fakes); tenants cannot set one. */
   vendorBaseUrls: Record<string, string>;
+  /** NUMBER_LOOKUP_*: the platform's paid number lookup (docs/routing.md); vendor null: none. */
+  numberLookup: { vendor: 'twilio' | 'termii' | null; credentials: Record<string, string>; baseUrl: string | undefined; price: number; ttlDays: number };
+  /** ROUTE_EVALUATION_MS: how often a worker runs the learning routes' decision (docs/routing.md). */
+  routeEvaluationMs: number;
+  /** NETWORK_ROUTING=off: no network on the send path (no network prices, routes or learning); for comparison runs (bench:send). */
+  networkRouting: boolean;
   /** Retention and partition upkeep (docs/operations.md): RETENTION_*, PARTITIONS_AHEAD_MONTHS. */
   retention: RetentionSettings;
   /** ARCHIVE_DIR or ARCHIVE_S3_*: where expired partitions are written before they are dropped; null drops them outright. */
@@ -147,6 +153,15 @@ const EnvSchema = v.object({
   TRIAL_CREDITS_PER_DAY: v.optional(intIn(0, 1_000_000), '200'),
   SEND_WINDOWS: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   OWN_ACCOUNT_FEE_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(10, 'must be at most 10')), '0.01'),
+  NUMBER_LOOKUP_VENDOR: v.optional(v.picklist(['', 'twilio', 'termii'], 'must be twilio, termii or empty'), ''),
+  NUMBER_LOOKUP_ACCOUNT_SID: v.optional(v.string(), ''),
+  NUMBER_LOOKUP_AUTH_TOKEN: v.optional(v.string(), ''),
+  NUMBER_LOOKUP_API_KEY: v.optional(v.string(), ''),
+  NUMBER_LOOKUP_BASE_URL: v.optional(v.pipe(v.string(), v.url('must be an http(s) URL'))),
+  NUMBER_LOOKUP_PRICE_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(10, 'must be at most 10')), '0.05'),
+  NUMBER_LOOKUP_TTL_DAYS: v.optional(intIn(1, 365), '30'),
+  ROUTE_EVALUATION_MS: v.optional(intIn(1_000, 600_000), '30000'),
+  NETWORK_ROUTING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   VENDOR_BASE_URLS: v.optional(v.pipe(v.string(), v.check(isBaseUrlMap, 'must be a JSON object of vendor key to http(s) URL'))),
   IMPORT_MAX_BYTES: v.optional(intIn(1024, 2 * 1024 * 1024 * 1024), String(200 * 1024 * 1024)),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
@@ -194,6 +209,11 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
   const billing = billingConfig(e, publicUrl);
   const { archive, problems: archiveProblems } = archiveConfig(e, Object.keys(present));
   if (archiveProblems.length > 0) throw new ConfigError(archiveProblems);
+  const lookupProblems = [
+    ...(e.NUMBER_LOOKUP_VENDOR === 'twilio' && (!e.NUMBER_LOOKUP_ACCOUNT_SID || !e.NUMBER_LOOKUP_AUTH_TOKEN) ? ['NUMBER_LOOKUP_ACCOUNT_SID and NUMBER_LOOKUP_AUTH_TOKEN: required with NUMBER_LOOKUP_VENDOR=twilio'] : []),
+    ...(e.NUMBER_LOOKUP_VENDOR === 'termii' && !e.NUMBER_LOOKUP_API_KEY ? ['NUMBER_LOOKUP_API_KEY: required with NUMBER_LOOKUP_VENDOR=termii'] : []),
+  ];
+  if (lookupProblems.length > 0) throw new ConfigError(lookupProblems);
   return {
     ...billing,
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
@@ -212,6 +232,12 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',
     inboxStreamsPerSubscriber: e.INBOX_STREAMS_PER_SUBSCRIBER, inboxStreamsMax: e.INBOX_STREAMS_MAX,
     vendorBaseUrls: e.VENDOR_BASE_URLS ? JSON.parse(e.VENDOR_BASE_URLS) as Record<string, string> : {},
+    numberLookup: {
+      vendor: e.NUMBER_LOOKUP_VENDOR === '' ? null : e.NUMBER_LOOKUP_VENDOR,
+      credentials: { accountSid: e.NUMBER_LOOKUP_ACCOUNT_SID, authToken: e.NUMBER_LOOKUP_AUTH_TOKEN, apiKey: e.NUMBER_LOOKUP_API_KEY },
+      baseUrl: e.NUMBER_LOOKUP_BASE_URL, price: Math.round(e.NUMBER_LOOKUP_PRICE_GHS * 100), ttlDays: e.NUMBER_LOOKUP_TTL_DAYS,
+    },
+    routeEvaluationMs: e.ROUTE_EVALUATION_MS, networkRouting: e.NETWORK_ROUTING === 'on',
     retention: {
       messagesMonths: e.RETENTION_MESSAGES_MONTHS, outboundEventsMonths: e.RETENTION_OUTBOUND_EVENTS_MONTHS,
       webhookDeliveriesDays: e.RETENTION_WEBHOOK_DELIVERIES_DAYS, monthsAhead: e.PARTITIONS_AHEAD_MONTHS,

@@ -34,6 +34,7 @@ import type { DeliveryTraceStore } from '../adapters/telemetry/delivery-trace-st
 import { SqlDeliveryTraceStore } from '../adapters/postgres/sql-delivery-trace-store.ts';
 import { INFRA, token } from './tokens.ts';
 import { bindWebhooks, EGRESS, WEBHOOKS } from './webhook-bindings.ts';
+import { bindRouting, ROUTING } from './routing-bindings.ts';
 
 export const MESSAGING = {
   providerRepository: token<ProviderRepository>('messaging.ProviderRepository'),
@@ -77,6 +78,7 @@ export interface MessagingOverrides {
  */
 export function bindMessaging(container: Container, config: Config, logger: Logger, overrides: MessagingOverrides = {}): void {
   bindWebhooks(container, config);
+  bindRouting(container, config, logger);
   container.bind(MESSAGING.optOutLinks).toConstantValue(new HmacOptOutLinks(config.encryptionKey, config.publicUrl));
   container.bind(MESSAGING.sendTiming).toConstantValue({ windows: new CachedSendWindows(), enforceWindows: config.sendWindows });
   container.bind(MESSAGING.providerRepository).toResolvedValue(
@@ -92,8 +94,10 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     const injected = overrides.providers;
     container.bind(MESSAGING.providers).toResolvedValue((storage, ids, clock) => inApp(injected, storage, ids, clock), [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
   } else {
-    container.bind(MESSAGING.providers).toResolvedValue((runtime, storage, ids, clock) => inApp(runtime.directory, storage, ids, clock),
-      [MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+    container.bind(MESSAGING.providers).toResolvedValue((runtime, storage, ids, clock, router) => {
+      if (config.networkRouting) runtime.directory.useNetworkOrdering(router); // network routes and learning on top of the country order (docs/routing.md)
+      return inApp(runtime.directory, storage, ids, clock);
+    }, [MESSAGING.runtime, INFRA.storage, INFRA.ids, INFRA.clock, ROUTING.router]).inSingletonScope();
   }
   container.bind(MESSAGING.pricing).toResolvedValue((storage) => new CachedPricing(() => storage.pricing), [INFRA.storage]).inSingletonScope();
   container.bind(MESSAGING.fraudLimits).toConstantValue({
@@ -102,8 +106,8 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   container.bind(MESSAGING.checkProviderHealth).toResolvedValue((providers, runtime, ids, clock, rateLimiter) => new CheckProviderHealth({
     providers, ids, clock, rateLimiter, run: (id) => runtime.runHealthCheck(id), onChecked: (id, ok) => runtime.directory.setHealth(id, ok),
   }), [MESSAGING.providerRepository, MESSAGING.runtime, INFRA.ids, INFRA.clock, INFRA.rateLimiter]).inSingletonScope();
-  container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids, webhooks) => new ApplyDeliveryReport({ storage, clock, ids, webhooks }),
-    [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]).inSingletonScope();
+  container.bind(MESSAGING.applyDeliveryReport).toResolvedValue((storage, clock, ids, webhooks, router) => new ApplyDeliveryReport({ storage, clock, ids, webhooks, routes: router, networks: router }),
+    [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, ROUTING.router]).inSingletonScope();
   container.bind(MESSAGING.ownAccountPricing).toResolvedValue((providers) => {
     const { ownsRoute } = providers;
     return ownsRoute ? { routes: { ownsRoute: ownsRoute.bind(providers) }, fee: config.ownAccountFee } : undefined;
@@ -116,24 +120,27 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.sendDeps).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing): SendDeps => ({
+    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing, router, lookups): SendDeps => ({
       storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
       traces: traceCapture(), // undefined with tracing off
+      ...(config.networkRouting ? { networks: router, lookups } : { networks: NO_NETWORKS }),
     }),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
-      MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
+      MESSAGING.optOutLinks, MESSAGING.sendTiming, ROUTING.router, ROUTING.sendLookups]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits) => new DeliverMessage({
+    (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits, router) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
-      platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body)?.price ?? message.cost,
-      pacing: { buckets, limits }, traces: traceCapture(),
+      platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body, message.network ?? null)?.price ?? message.cost,
+      pacing: { buckets, limits }, traces: traceCapture(), ...(config.networkRouting ? { routes: router, networks: router } : {}),
     }),
-    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks, INFRA.rateBuckets, INFRA.deliveryLimits]).inSingletonScope();
+    [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks, INFRA.rateBuckets, INFRA.deliveryLimits,
+      ROUTING.router]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */
 export async function loadProviders(container: Container): Promise<void> {
   await container.get(MESSAGING.runtime).reload();
+  await container.get(ROUTING.sync).refresh();
 }
 
 /**
@@ -144,6 +151,9 @@ export async function loadProviders(container: Container): Promise<void> {
 export function deliveryLeaseSeconds(config: Pick<Config, 'providerTimeoutMs'>): number {
   return Math.max(30, Math.ceil((3 * config.providerTimeoutMs) / 1000) + 5);
 }
+
+/** NETWORK_ROUTING=off: no number has a network. */
+const NO_NETWORKS = { known: () => null };
 
 /** How often each process checks whether providers changed elsewhere (docs/providers.md: changes apply within seconds). */
 export const PROVIDER_CONFIG_WATCH_MS = 2_000;

@@ -9,6 +9,7 @@ import { buildWorkerContainer, SCHEDULES, WORKER } from './worker/container.ts';
 import { startWorker } from './worker/worker.ts';
 import { bootstrapPlatformAdmin } from './cli/bootstrap-admin.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from './messaging-bindings.ts';
+import { ROUTING, ROUTING_SYNC_MS } from './routing-bindings.ts';
 
 export interface RunningService {
   port: number;
@@ -32,11 +33,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   for (const s of SCHEDULES) await infra.boss.schedule(s.queue, s.cron);
   const worker = await startWorker(infra.boss, workerContainer.getAll(WORKER.handlers), logger, workerContainer.getAll(WORKER.tasks));
   const stopWatch = apiContainer.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS); // one runtime for API and worker
+  const stopRouting = apiContainer.get(ROUTING.sync).start(ROUTING_SYNC_MS);
+  const stopWorkerRouting = workerContainer.get(ROUTING.sync).start(ROUTING_SYNC_MS); // the worker's deliveries count in its own router
   const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
   return {
     port: server.port, infra, apiContainer,
     async stop(timeoutMs) {
       stopWatch();
+      await stopRouting();
+      await stopWorkerRouting();
       await apiContainer.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
       await server.close(timeoutMs);
       await worker.stop();

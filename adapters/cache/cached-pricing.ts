@@ -17,4 +17,7 @@ export class CachedPricing implements PricingRepository {
     }
     return this.#cached.rules;
   }
+
+  /** Forgets the cached rules (after this process changed a price: a network route's). */
+  invalidate(): void { this.#cached = null; }
 }

@@ -180,7 +180,7 @@ export function fromSelected(row: SelectedRow): Message {
 function toMessage(row: Row): Message {
   return {
     id: row.id, organizationId: row.organizationId, internalMessageId: row.internalMessageId, channel: row.channel as Channel,
-    recipient: row.recipient, country: row.country ?? null, subject: row.subject ?? null, body: row.body,
+    recipient: row.recipient, country: row.country ?? null, network: row.network ?? null, subject: row.subject ?? null, body: row.body,
     push: typeof row.push === 'string' ? (JSON.parse(row.push) as PushContent) : row.push ?? null, templateId: row.templateId ?? null,
     category: row.category as TemplateCategory, status: row.status as DeliveryStatus, scheduledAt: row.scheduledAt ?? null, errorCode: row.errorCode ?? null, errorMessage: row.errorMessage ?? null,
     cost: Number(row.cost), price: Number(row.price), segments: row.segments, encoding: (row.encoding as Message['encoding']) ?? null,

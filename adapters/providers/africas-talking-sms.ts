@@ -93,7 +93,7 @@ export class AfricasTalkingSmsProvider implements VendorAdapter {
     const mapped = AT_STATUSES[status.trim().toLowerCase()];
     if (!mapped) return [];
     const errorCode = mapped.status === 'FAILED' ? atFailureCode(status, fields['failureReason']) : null;
-    return [{ providerMessageId: id, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null }];
+    return [{ providerMessageId: id, status: mapped.status, errorCode, vendorStatus: status, occurredAt: null, ...(fields['networkCode'] ? { networkCode: fields['networkCode'] } : {}) }];
   }
 
   /**

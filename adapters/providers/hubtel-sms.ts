@@ -78,7 +78,9 @@ export class HubtelSmsProvider implements VendorAdapter {
     // PascalCase answer `201 {"Status":0,"MessageId":...}` (api.hubtel.com v1, still returned in the wild).
     const messageId = asString(field(data, 'messageId')) ?? asString(field(top, 'messageId'));
     const subcode = subcodeOf(top);
-    if (isSuccess(answer) && messageId && (subcode === null || subcode === 0)) return { accepted: true, providerMessageId: messageId, delivered: false };
+    // `networkId` (MCC+MNC) names the recipient's network as Hubtel routed it: it corrects a ported number (docs/routing.md).
+    const networkCode = asString(field(data, 'networkId')) ?? asString(field(top, 'networkId'));
+    if (isSuccess(answer) && messageId && (subcode === null || subcode === 0)) return { accepted: true, providerMessageId: messageId, delivered: false, ...(networkCode ? { networkCode } : {}) };
     return this.#failure(answer, top);
   }
 

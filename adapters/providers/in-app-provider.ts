@@ -45,8 +45,8 @@ export class InAppProviderDirectory implements ProviderDirectory {
     return channel !== 'IN_APP' && (this.#inner.ownsRoute?.(organizationId, channel, country) ?? false);
   }
 
-  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string): readonly ChannelProvider[] {
+  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string, network?: string | null): readonly ChannelProvider[] {
     if (channel === 'IN_APP' && !sandbox) return this.#inbox;
-    return this.#inner.providersFor(channel, country, sandbox, organizationId);
+    return this.#inner.providersFor(channel, country, sandbox, organizationId, network);
   }
 }

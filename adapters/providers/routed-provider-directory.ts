@@ -1,7 +1,13 @@
 import { routeCandidates, type ProviderConfig } from '../../core/domain/provider.ts';
 import type { Channel } from '../../core/domain/channel.ts';
+import type { MobileNetwork } from '../../core/domain/mobile-network.ts';
 import type { ChannelProvider, ProviderDirectory } from '../../core/ports/channel-provider.ts';
 import type { GuardedProvider } from './guarded-provider.ts';
+
+/** Network routing on top of the country order (adapters/routing/network-router.ts). */
+export interface NetworkOrdering {
+  order<T>(candidates: readonly T[], nameOf: (c: T) => string, channel: Channel, network: MobileNetwork): readonly T[];
+}
 
 export interface RoutedEntry {
   config: ProviderConfig;
@@ -21,6 +27,7 @@ export class RoutedProviderDirectory implements ProviderDirectory {
   #owned = new Map<string, RoutedEntry[]>();
   readonly #sandbox: ReadonlyMap<Channel, ChannelProvider>;
   readonly #unhealthy = new Set<string>();
+  #networks: NetworkOrdering | null = null;
 
   constructor(entries: RoutedEntry[], sandbox: readonly ChannelProvider[]) {
     this.replace(entries);
@@ -49,14 +56,19 @@ export class RoutedProviderDirectory implements ProviderDirectory {
     return owned !== undefined && routeCandidates(owned.map((e) => e.config), channel, country).length > 0;
   }
 
-  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string): readonly ChannelProvider[] {
+  /** Orders the platform's providers for a message to a known network (NetworkRouter: routes, learning, pins). */
+  useNetworkOrdering(ordering: NetworkOrdering | null): void { this.#networks = ordering; }
+
+  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string, network?: string | null): readonly ChannelProvider[] {
     if (sandbox) {
       const provider = this.#sandbox.get(channel);
       return provider ? [provider] : [];
     }
     const owned = organizationId ? this.#ordered(this.#owned.get(organizationId) ?? [], channel, country) : [];
     if (owned.some((e) => !e.config.platformFallback)) return owned.map((e) => e.provider);
-    return [...owned, ...this.#ordered(this.#platform, channel, country)].map((e) => e.provider);
+    const platform = this.#ordered(this.#platform, channel, country);
+    const byNetwork = network && country && this.#networks ? this.#networks.order(platform, (e) => e.config.name, channel, { country, network }) : platform;
+    return [...owned, ...byNetwork].map((e) => e.provider);
   }
 
   #ordered(entries: readonly RoutedEntry[], channel: Channel, country: string | null): RoutedEntry[] {

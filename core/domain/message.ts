@@ -17,6 +17,12 @@ export interface Message {
   /** ISO 3166 alpha-2 of a phone recipient; null for email and push. */
   country: string | null;
   /**
+   * The recipient's mobile network slug ('MTN', 'TELECEL': docs/routing.md) as known when it was priced
+   * (prefix, lookup or an earlier delivery report), corrected by its own delivery report; null or
+   * absent when unknown (email, push, unplanned countries).
+   */
+  network?: string | null;
+  /**
    * As stored and shown: the email subject, the in-app title or the push notification's title; a passcode
    * message's subject and body carry its code masked (docs/verify.md).
    */
@@ -85,7 +91,7 @@ export function deliveredVia(m: Pick<Message, 'provider' | 'providerMessageId'>)
 export function deliveryLogView(m: Message) {
   const view: Record<string, unknown> = {
     id: m.id, internalMessageId: m.internalMessageId, status: m.status, channel: m.channel, recipient: m.recipient,
-    cost: pesewasToGhs(m.cost), segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
+    cost: pesewasToGhs(m.cost), network: m.network ?? null, segments: m.segments, encoding: m.encoding, isSandbox: m.isSandbox,
     templateId: m.templateId, category: m.category, scheduledAt: m.scheduledAt?.toISOString() ?? null, provider: m.provider, attempts: m.attempts,
     // A SENT or DELIVERED that never left the machine says so (issue 29): clients must not read it as delivered.
     deliveredVia: deliveredVia(m), localOnly: deliveredVia(m) === 'OUTBOX',

@@ -9,6 +9,11 @@ export interface PricingRule {
   channel: Channel;
   /** ISO 3166 alpha-2 of the destination, or '*' for every other destination (and email/push). */
   country: string;
+  /**
+   * A mobile network of `country` ('MTN', 'TELECEL': docs/routing.md) when the price is the network's
+   * (a network route's price); absent: the whole country.
+   */
+  network?: string | undefined;
   /** Integer pesewas per unit. */
   pricePerUnit: Pesewas;
   unit: PricingUnit;
@@ -48,16 +53,18 @@ export const DEFAULT_PRICING_RULES: readonly PricingRule[] = [
 ];
 
 /**
- * The rule pricing a message on `channel` to `country`: the rule for that exact country first,
- * then the channel's '*' rule; null when neither exists (the send path treats that as a
- * configuration error, never as free). Country codes compare case-insensitively; a null country
- * (email, push, non-geographic numbers) only matches '*'.
+ * The rule pricing a message on `channel` to `country` (and its mobile `network` when known): the
+ * network's rule first, then the rule for that exact country, then the channel's '*' rule; null when
+ * none exists (the send path treats that as a configuration error, never as free). Country codes
+ * compare case-insensitively; a null country (email, push, non-geographic numbers) only matches '*'.
  */
-export function findRule(rules: readonly PricingRule[], channel: Channel, country: string | null): PricingRule | null {
+export function findRule(rules: readonly PricingRule[], channel: Channel, country: string | null, network: string | null = null): PricingRule | null {
   const wanted = country?.trim().toUpperCase() ?? null;
   const forChannel = rules.filter((rule) => rule.channel === channel);
-  const exact = wanted && wanted !== ANY_COUNTRY ? forChannel.find((rule) => rule.country.toUpperCase() === wanted) : undefined;
-  return exact ?? forChannel.find((rule) => rule.country === ANY_COUNTRY) ?? null;
+  const inCountry = wanted && wanted !== ANY_COUNTRY ? forChannel.filter((rule) => rule.country.toUpperCase() === wanted) : [];
+  const byNetwork = network ? inCountry.find((rule) => rule.network === network) : undefined;
+  const exact = inCountry.find((rule) => !rule.network);
+  return byNetwork ?? exact ?? forChannel.find((rule) => rule.country === ANY_COUNTRY && !rule.network) ?? null;
 }
 
 /**
@@ -82,8 +89,8 @@ export interface CostPreview {
 }
 
 /** What a message would cost before it is sent (dashboard preview, the send path's price), or null without a rule. */
-export function costPreview(rules: readonly PricingRule[], channel: Channel, country: string | null, text: string): CostPreview | null {
-  const rule = findRule(rules, channel, country);
+export function costPreview(rules: readonly PricingRule[], channel: Channel, country: string | null, text: string, network: string | null = null): CostPreview | null {
+  const rule = findRule(rules, channel, country, network);
   if (!rule) return null;
   if (channel !== 'SMS') return { rule, segments: 1, encoding: null, characters: null, price: priceMessage(rule, 1) };
   const sms = smsSegments(text);

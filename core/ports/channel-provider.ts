@@ -20,7 +20,11 @@ export interface OutboundMessage {
 }
 
 export type ProviderResult =
-  | { accepted: true; providerMessageId: string; /** The provider confirmed delivery already (sandbox). */ delivered: boolean }
+  | {
+    accepted: true; providerMessageId: string; /** The provider confirmed delivery already (sandbox). */ delivered: boolean;
+    /** The recipient's network as the vendor's answer names it (MCC+MNC, Hubtel `networkId`): it corrects the number's network (docs/routing.md). */
+    networkCode?: string | null;
+  }
   | {
     accepted: false;
     /** A transient failure (timeout, 5xx, throttling): the next provider is tried and the message retried later. */
@@ -65,7 +69,8 @@ export interface ChannelProvider {
  * here forbid it: `platformFallback` false).
  */
 export interface ProviderDirectory {
-  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string): readonly ChannelProvider[];
+  /** `network`: the recipient's mobile network slug when known (docs/routing.md): its route and what learning found reorder the platform's providers. */
+  providersFor(channel: Channel, country: string | null, sandbox: boolean, organizationId?: string, network?: string | null): readonly ChannelProvider[];
   /** Whether the organization has an active own account routed for this channel and country (its sends are priced at the own-account fee). */
   ownsRoute?(organizationId: string, channel: Channel, country: string | null): boolean;
 }

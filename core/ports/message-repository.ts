@@ -8,7 +8,7 @@ export interface DeliveryLogFilter {
 
 /** Fields a delivery attempt may change. */
 export type MessagePatch = Partial<Pick<Message, 'status' | 'errorCode' | 'errorMessage' | 'cost' | 'provider' | 'providerMessageId'
-  | 'attempts' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'leaseUntil' | 'sealedContent'>> & { updatedAt: Date };
+  | 'attempts' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'leaseUntil' | 'sealedContent' | 'network'>> & { updatedAt: Date };
 
 export interface MessagePage {
   items: Message[];

@@ -20,6 +20,8 @@ export interface DeliveryReport {
   /** The vendor's own status word, kept for the delivery log. */
   vendorStatus: string;
   occurredAt: Date | null;
+  /** The recipient's network as the vendor reports it (MCC+MNC: Africa's Talking `networkCode`): it wins over the prefix (docs/routing.md). */
+  networkCode?: string | null;
 }
 
 /** A message a contact sent, as a vendor callback reports it (docs/conversations.md). */

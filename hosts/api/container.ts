@@ -38,6 +38,7 @@ import { docsRoutes } from './routes/docs-routes.ts';
 import { DEFAULT_WEB_ROOT } from './middleware/web-app.ts';
 import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import { bindAnalyticsModule } from './modules/analytics-module.ts';
+import { bindRoutingModule } from './modules/routing-module.ts';
 import { bindInboxModule } from './modules/inbox-module.ts';
 import { bindSsoModule } from './modules/sso-module.ts';
 import type { RouteDefinition } from './route.ts';
@@ -85,6 +86,7 @@ export function buildApiContainer(config: Config, logger: Logger, infra: Infrast
   bindInfrastructure(container, config, logger, infra, overrides);
   bindMessaging(container, config, logger, overrides);
   for (const bindModule of MODULES) bindModule(container);
+  bindRoutingModule(container, config);
   return container;
 }
 

@@ -7,6 +7,7 @@ import { listen } from './server.ts';
 import { API } from './tokens.ts';
 import { startTracing } from '../tracing.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
+import { ROUTING, ROUTING_SYNC_MS } from '../routing-bindings.ts';
 
 /** `npm run api`: the HTTP API only (run `npm run worker` beside it). */
 try {
@@ -18,10 +19,12 @@ try {
   await loadProviders(container);
   const stopRefresh = container.get(MESSAGING.runtime).startHealthRefresh(60_000);
   const stopWatch = container.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS);
+  const stopRouting = container.get(ROUTING.sync).start(ROUTING_SYNC_MS);
   const server = await listen(buildApp(container), config.port, config.host, logger);
   onShutdownSignal(logger, async () => {
     stopRefresh();
     stopWatch();
+    await stopRouting();
     await container.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
     await server.close(config.shutdownTimeoutMs);
     await infra.close();

@@ -37,6 +37,8 @@ import { campaignRunHandler } from './campaign-run-handler.ts';
 import { ReleaseScheduledMessages } from '../../core/use-cases/messaging/release-scheduled-messages.ts';
 import { PostgresPartitionMaintenance } from '../../adapters/postgres/partition-maintenance.ts';
 import { openArchiveTarget } from '../../adapters/archive/open-archive-target.ts';
+import { ROUTING } from '../routing-bindings.ts';
+import { EvaluateRoutes } from '../../core/use-cases/routing/evaluate-routes.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -121,6 +123,13 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
       },
     };
   }, [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]);
+  container.bind(WORKER.tasks).toResolvedValue((routeStats, clock, storage, ids): PeriodicTask => {
+    // Learning routes (docs/routing.md): every shift is stored (route_shifts, the admin dashboard), an admin event in the audit log, and logged.
+    const evaluate = new EvaluateRoutes({
+      routeStats, clock, audit: { storage, ids }, onShift: (shift) => logger.warn({ ...shift }, `route shift: ${shift.provider} ${shift.country}/${shift.network} ${shift.direction}`),
+    });
+    return { name: 'evaluate-routes', everyMs: config.routeEvaluationMs, run: () => evaluate.execute() };
+  }, [ROUTING.routeStats, INFRA.clock, INFRA.storage, INFRA.ids]);
   container.bind(WORKER.tasks).toResolvedValue((database, clock): PeriodicTask => {
     const maintenance = new PostgresPartitionMaintenance(database, clock, config.retention, openArchiveTarget(config.archive));
     return {

@@ -37,6 +37,7 @@ export const WORKER_POLICY_BY_CODE: Record<ErrorCode, 'retry' | 'fail'> = {
   TEMPLATE_NOT_APPROVED: 'fail',
   RATE_LIMITED: 'retry',
   PROVIDER_UNAVAILABLE: 'retry',
+  LOOKUP_FAILED: 'fail',
   INTERNAL_ERROR: 'retry',
   SERVICE_UNAVAILABLE: 'retry',
   PAYMENT_FAILED: 'fail',

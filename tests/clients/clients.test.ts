@@ -72,6 +72,10 @@ describe('client libraries against the real API (embedded default)', function ()
       expect(detail.statusHistory.map((h) => h.status)).to.include('DELIVERED');
     });
 
+    it('asks a number\'s mobile network without a paid lookup (POST /routing/lookups)', async () => {
+      expect(await nkra.lookupNetwork({ to: '0501234567', lookup: false })).to.deep.equal({ number: '+233501234567', country: 'GH', network: 'TELECEL', source: 'prefix', charged: 0 });
+    });
+
     it('returns a fraud-REJECTED send as a result, not an error', async () => {
       const log = await nkra.send({ channel: 'SMS', to: '+448712345678', body: 'x' });
       expect(log).to.include({ status: 'REJECTED', errorCode: 'FRAUD_PREMIUM_RATE' });

@@ -31,7 +31,7 @@ describe('HTTP: POST /messages/preview (cost preview)', () => {
     expect(res.body).to.deep.equal({
       success: true,
       data: {
-        channel: 'SMS', recipient: '+233241234567', country: 'GH', encoding: 'GSM-7', characters: 17, perSegment: 160, segments: 1,
+        channel: 'SMS', recipient: '+233241234567', country: 'GH', network: 'MTN', encoding: 'GSM-7', characters: 17, perSegment: 160, segments: 1,
         unit: 'segment', unitPrice: 0.03, price: 0.03, priceSource: 'PLATFORM', currency: 'GHS', subject: null, body: 'Your code is 1234',
       },
     });

@@ -112,7 +112,7 @@ describe('HTTP: POST /messages/send, POST /messages/bulk, GET /messages/:id', ()
       expect(queued.body.data[0]).to.include({ status: 'QUEUED', recipient: phone(12), cost: 0.03 });
       expect(queued.body.data[0]).to.have.all.keys('id', 'internalMessageId', 'status', 'channel', 'recipient', 'cost', 'segments', 'encoding',
         'isSandbox', 'templateId', 'category', 'scheduledAt', 'provider', 'attempts', 'createdAt', 'updatedAt', 'sentAt', 'deliveredAt', 'failedAt',
-        'deliveredVia', 'localOnly');
+        'deliveredVia', 'localOnly', 'network');
     });
   });
 

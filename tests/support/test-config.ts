@@ -16,7 +16,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     importMaxBytes: 20 * 1024 * 1024,
     // Off unless a test turns it on: most tests count money from a wallet that starts at 0.
     trialCredit: { amount: 0, perDay: 0 },
-    ownAccountFee: 1, vendorBaseUrls: {}, inboxStreamsPerSubscriber: 10, inboxStreamsMax: 20_000,
+    ownAccountFee: 1, vendorBaseUrls: {}, numberLookup: { vendor: null, credentials: {}, baseUrl: undefined, price: 5, ttlDays: 30 }, routeEvaluationMs: 30_000, networkRouting: true, inboxStreamsPerSubscriber: 10, inboxStreamsMax: 20_000,
     // Off unless a test turns it on: a suite's marketing sends must not depend on the hour it runs at (tests/http/send-windows.test.ts turns it on).
     sendWindows: false,
     // Nothing expires in tests (rows are often dated in the past); partitions ahead are still created at worker start.

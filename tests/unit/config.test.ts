@@ -37,6 +37,15 @@ describe('configuration from the environment', () => {
       .and.to.include('LOG_LEVEL').and.to.include('NODE_ENV').and.to.include('JWT_SECRET: must be at least 32 characters');
   });
 
+  it('reads the number lookup settings (docs/routing.md) and refuses a lookup vendor without its credentials', async () => {
+    const dir = await tempDir();
+    const config = await loadConfig({ DATA_DIR: dir, NUMBER_LOOKUP_VENDOR: 'termii', NUMBER_LOOKUP_API_KEY: 'k', NUMBER_LOOKUP_PRICE_GHS: '0.04' });
+    expect(config.numberLookup).to.include({ vendor: 'termii', price: 4, ttlDays: 30 });
+    expect((await loadConfig({ DATA_DIR: dir })).numberLookup.vendor).to.equal(null);
+    expect(await problemsOf({ DATA_DIR: dir, NUMBER_LOOKUP_VENDOR: 'twilio' })).to.deep.equal(['NUMBER_LOOKUP_ACCOUNT_SID and NUMBER_LOOKUP_AUTH_TOKEN: required with NUMBER_LOOKUP_VENDOR=twilio']);
+    expect((await problemsOf({ DATA_DIR: dir, NUMBER_LOOKUP_VENDOR: 'hlr-r-us' }))[0]).to.match(/^NUMBER_LOOKUP_VENDOR: must be twilio, termii or empty/);
+  });
+
   it('refuses to start in production without an explicit JWT secret and encryption key', async () => {
     const problems = await problemsOf({ NODE_ENV: 'production', DATA_DIR: await tempDir() });
     expect(problems).to.deep.equal(['JWT_SECRET: is required in production', 'ENCRYPTION_KEY: is required in production']);

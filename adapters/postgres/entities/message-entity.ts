@@ -12,6 +12,7 @@ export const MessageEntity = defineEntity({
     channel: p.string(),
     recipient: p.string(),
     country: p.string().nullable(),
+    network: p.string().nullable(),
     subject: p.string().nullable(),
     body: p.text(),
     push: p.json<PushContent>().nullable(),

@@ -4,7 +4,7 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck
 from .verify import AsyncVerify
 
 
@@ -27,6 +27,9 @@ class AsyncNkraClient:
 
     async def trigger_event(self, event: str, *, variables: Optional[Mapping[str, str]] = None, **options: Any) -> EventTrigger:
         return await asyncio.to_thread(self._client.trigger_event, event, variables=variables, **options)
+
+    async def lookup_network(self, to: str, **options: Any) -> NumberNetwork:
+        return await asyncio.to_thread(self._client.lookup_network, to, **options)
 
     async def get_message(self, message_id: str, **options: Any) -> MessageDetail:
         return await asyncio.to_thread(self._client.get_message, message_id, **options)

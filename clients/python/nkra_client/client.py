@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck
 from .verify import Verify
 
 API_VERSION = "1.0.0"
@@ -100,6 +100,10 @@ class NkraClient:
         payload = _compact({"event": event, "to": to, "contactId": contact_id, "variables": dict(variables) if variables is not None else None,
                             "countryCode": country_code, "sendAt": send_at, "locale": locale, "idempotencyKey": idempotency_key or new_idempotency_key()})
         return cast(EventTrigger, self._request("POST", "/events/trigger", payload, timeout))
+
+    def lookup_network(self, to: str, *, country_code: Optional[str] = None, lookup: bool = True, timeout: Optional[float] = None) -> NumberNetwork:
+        """POST /routing/lookups: the network a number is on now; with ``lookup`` a paid lookup (charged like a send) unless it is known."""
+        return cast(NumberNetwork, self._request("POST", "/routing/lookups", _compact({"to": to, "countryCode": country_code, "lookup": lookup}), timeout, max_retries=0))
 
     def get_message(self, message_id: str, *, timeout: Optional[float] = None) -> MessageDetail:
         """GET /messages/{id}: one delivery log with its provider attempts and status history."""

@@ -37,6 +37,7 @@ class DeliveryLog(TypedDict):
     locale: NotRequired[str]
     scheduledAt: Optional[str]
     provider: Optional[str]
+    network: NotRequired[Optional[str]]
     attempts: int
     createdAt: str
     updatedAt: str
@@ -45,6 +46,15 @@ class DeliveryLog(TypedDict):
     failedAt: Optional[str]
     errorCode: NotRequired[str]
     errorMessage: NotRequired[str]
+
+
+class NumberNetwork(TypedDict):
+    """POST /routing/lookups: the mobile network a number is on now. ``charged`` is in GHS (0 when no paid lookup ran)."""
+    number: str
+    country: Optional[str]
+    network: Optional[str]
+    source: Optional[str]
+    charged: float
 
 
 class MessageDetail(DeliveryLog):

@@ -1,7 +1,7 @@
 import { NkraError } from './errors.js';
 import { newIdempotencyKey } from './random.js';
 import type {
-  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck,
+  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck,
 } from './types.js';
 
 /** The API version this client was written for (paths carry no version prefix). */
@@ -103,6 +103,14 @@ export class NkraClient {
     get: (id: string, options: RequestOptions = {}): Promise<Verification> =>
       this.#request<Verification>('GET', `/verify/${encodeURIComponent(id)}`, undefined, options),
   };
+
+  /**
+   * POST /routing/lookups: the mobile network a number is on now. With `lookup` (default true) a number not
+   * known from a lookup or delivery report is looked up (charged like a send); `lookup: false` answers free.
+   */
+  async lookupNetwork(input: { to: string; countryCode?: string; lookup?: boolean }, options: RequestOptions = {}): Promise<NumberNetwork> {
+    return this.#request<NumberNetwork>('POST', '/routing/lookups', input, { maxRetries: 0, ...options });
+  }
 
   /** GET /messages/{id}: one delivery log with its attempts and status history. */
   async getMessage(id: string, options: RequestOptions = {}): Promise<MessageDetail> {

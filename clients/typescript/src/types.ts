@@ -30,6 +30,8 @@ export interface DeliveryLog {
   /** When a SCHEDULED message is (or was) due; null for a message sent at once. */
   scheduledAt: string | null;
   provider: string | null;
+  /** The recipient's mobile network ('MTN', 'TELECEL', 'AT' ...) that priced and routed it; null when unknown (docs/routing.md). */
+  network?: string | null;
   attempts: number;
   createdAt: string;
   updatedAt: string;
@@ -39,6 +41,15 @@ export interface DeliveryLog {
   /** Present on a REJECTED or FAILED message (e.g. FRAUD_RECIPIENT_VELOCITY, RECIPIENT_SUPPRESSED). */
   errorCode?: string;
   errorMessage?: string;
+}
+
+/** POST /routing/lookups: the mobile network a number is on now (docs/routing.md). `charged` in GHS (0 when known without a paid lookup). */
+export interface NumberNetwork {
+  number: string;
+  country: string | null;
+  network: string | null;
+  source: 'prefix' | 'lookup' | 'report' | null;
+  charged: number;
 }
 
 /** GET /messages/{id}: the delivery log with body, provider attempts and status history. */

@@ -4,6 +4,8 @@ import { findRule, priceMessage } from '../../domain/pricing.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
+import type { NetworkAnalyticsRepository, NetworkFigures } from '../../ports/network-analytics-repository.ts';
+import { betterRoute } from '../../domain/network-route.ts';
 
 export const MAX_RECOMMENDATIONS = 4;
 const WINDOW_DAYS = 30;
@@ -13,7 +15,7 @@ export const RECOMMENDATION_RULES = {
 } as const;
 
 export interface Recommendation {
-  kind: 'UCS2_LOOKALIKE_CHARACTERS' | 'PROVIDER_DELIVERY_RATE' | 'LOW_BALANCE' | 'CHEAPER_CHANNEL';
+  kind: 'UCS2_LOOKALIKE_CHARACTERS' | 'PROVIDER_DELIVERY_RATE' | 'LOW_BALANCE' | 'CHEAPER_CHANNEL' | 'BETTER_NETWORK_ROUTE';
   title: string;
   detail: string;
   /** The figures that triggered it (money in GHS). */
@@ -22,13 +24,21 @@ export interface Recommendation {
   priority: number;
 }
 
+interface RecommendationDeps {
+  storage: Pick<Storage, 'analytics' | 'wallets'>;
+  pricing: PricingRepository;
+  clock: Clock;
+  /** Per-network figures (docs/routing.md): with it, a network a provider delivers clearly better than the one carrying it is named. */
+  networks?: NetworkAnalyticsRepository | undefined;
+}
+
 /**
  * GET /analytics/recommendations: at most four, each computed from the organization's own last 30
  * days (rules and thresholds in docs/analytics.md), most urgent first; none when nothing applies.
  */
 export class GetAnalyticsRecommendations {
-  readonly #deps: { storage: Pick<Storage, 'analytics' | 'wallets'>; pricing: PricingRepository; clock: Clock };
-  constructor(deps: { storage: Pick<Storage, 'analytics' | 'wallets'>; pricing: PricingRepository; clock: Clock }) { this.#deps = deps; }
+  readonly #deps: RecommendationDeps;
+  constructor(deps: RecommendationDeps) { this.#deps = deps; }
 
   async execute(scope: { organizationId: string }): Promise<Recommendation[]> {
     const { storage, clock } = this.#deps;
@@ -99,6 +109,20 @@ export class GetAnalyticsRecommendations {
           + `by WHATSAPP it would have cost GHS ${pesewasToGhs(cheaper.alternative!).toFixed(2)}.`,
         figures: { templateId: cheaper.templateId, channel: cheaper.channel, messages: cheaper.messages, cost: pesewasToGhs(cheaper.cost),
           alternativeChannel: 'WHATSAPP', alternativeCost: pesewasToGhs(cheaper.alternative!), savings: pesewasToGhs(cheaper.savings) },
+      });
+    }
+    const byNetwork = new Map<string, NetworkFigures[]>();
+    for (const r of this.#deps.networks ? await this.#deps.networks.byNetwork(org, from, end) : []) byNetwork.set(`${r.country} ${r.network}`, [...(byNetwork.get(`${r.country} ${r.network}`) ?? []), r]);
+    const routes = [...byNetwork].flatMap(([key, list]) => { const better = betterRoute(list); return better ? [{ key, ...better }] : []; })
+      .sort((a, b) => (b.toRate - b.fromRate) * b.fromMessages - (a.toRate - a.fromRate) * a.fromMessages);
+    const best = routes[0];
+    if (best) {
+      const lost = Math.round((best.toRate - best.fromRate) * best.fromMessages);
+      found.push({
+        kind: 'BETTER_NETWORK_ROUTE', priority: 5_000 + lost,
+        title: `Route ${best.key} through ${best.to}`,
+        detail: `${best.to} delivered ${(best.toRate * 100).toFixed(1)}% of your ${best.key} messages against ${(best.fromRate * 100).toFixed(1)}% through ${best.from}, which carried most of them (docs/routing.md).`,
+        figures: { network: best.key, from: best.from, to: best.to, fromRate: best.fromRate, toRate: best.toRate, fromMessages: best.fromMessages, toMessages: best.toMessages },
       });
     }
     return found.sort((a, b) => b.priority - a.priority).slice(0, MAX_RECOMMENDATIONS);

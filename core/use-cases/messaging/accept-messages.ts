@@ -293,7 +293,7 @@ function toMessage(id: string, ctx: SendContext, p: PreparedMessage, verdict: Ve
   const releaseAt = p.sendAt && p.sendAt.getTime() > now.getTime() + 1_000 ? p.sendAt : null;
   return {
     id, organizationId: ctx.organizationId, internalMessageId: `msg_${id.replace(/-/g, '')}`, channel: p.channel,
-    recipient: p.recipient, country: p.country, subject: p.subject, body: p.body, push: p.push, templateId: p.templateId, category: p.category,
+    recipient: p.recipient, country: p.country, network: p.network ?? null, subject: p.subject, body: p.body, push: p.push, templateId: p.templateId, category: p.category,
     status: verdict ? 'REJECTED' : releaseAt ? 'SCHEDULED' : 'QUEUED', scheduledAt: verdict ? null : releaseAt, errorCode: verdict?.code ?? null, errorMessage: verdict?.message ?? null,
     cost: verdict || !live ? 0 : p.price, price: p.price, segments: p.segments, encoding: p.encoding, isSandbox: ctx.isSandbox,
     apiKeyId: ctx.apiKeyId, userId: ctx.userId, senderId: p.senderId, provider: null, providerMessageId: null, attempts: 0,

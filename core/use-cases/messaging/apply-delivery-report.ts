@@ -1,6 +1,9 @@
 import type { DeliveryStatus } from '../../domain/channel.ts';
 import type { Message } from '../../domain/message.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { RouteObserver } from '../../ports/route-observer.ts';
+import type { NumberIntelligence } from '../../ports/number-intelligence.ts';
+import { networkByMccMnc, type MobileNetwork } from '../../domain/mobile-network.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { DeliveryReport } from '../../ports/vendor-adapter.ts';
@@ -21,6 +24,10 @@ export interface ApplyDeliveryReportDeps {
   onStatusChange?: (message: Message) => void;
   /** When given, every change is published as a message.status.updated event for organizations with subscribers. */
   webhooks?: WebhookSubscriptions;
+  /** Told about each final report of a message to a known network (learning routes, docs/routing.md). */
+  routes?: RouteObserver | undefined;
+  /** Learns the network a report names when it differs from the message's (a ported number). */
+  networks?: NumberIntelligence | undefined;
 }
 
 /**
@@ -46,6 +53,8 @@ export class ApplyDeliveryReport {
       if (message) break;
     }
     if (!message || RANK[report.status] <= RANK[message.status]) return null;
+    const reportedNetwork = networkByMccMnc(report.networkCode);
+    const network = reportedNetwork && reportedNetwork.country === message.country ? reportedNetwork : null;
     const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(message.organizationId, 'message.status.updated') : false;
     const deadToken = report.status === 'FAILED' && diedOfDeadToken(message, report.errorCode);
     const publishRemoval = deadToken && await publishesTokenRemoval(this.#deps.webhooks, message.organizationId);
@@ -55,9 +64,11 @@ export class ApplyDeliveryReport {
       const from: DeliveryStatus[] = (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[report.status]);
       // Wallet row first when a refund may follow, as the send path does: the transition also locks analytics counter rows (migration 0010).
       if (report.status === 'FAILED' && message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
+      // The network the vendor reports wins over the prefix (docs/routing.md): the delivery log records it.
+      const corrected = network && network.network !== message.network ? { network: network.network } : {};
       const updated = await tx.messages.transition(message.id, from, report.status === 'FAILED'
-        ? { status: 'FAILED', errorCode: report.errorCode ?? 'UNDELIVERED', errorMessage: `Provider reported ${report.vendorStatus}`, failedAt: at, cost: 0, updatedAt: now }
-        : report.status === 'DELIVERED' ? { status: 'DELIVERED', deliveredAt: at, updatedAt: now } : { status: 'SENT', sentAt: at, updatedAt: now });
+        ? { status: 'FAILED', errorCode: report.errorCode ?? 'UNDELIVERED', errorMessage: `Provider reported ${report.vendorStatus}`, failedAt: at, cost: 0, updatedAt: now, ...corrected }
+        : report.status === 'DELIVERED' ? { status: 'DELIVERED', deliveredAt: at, updatedAt: now, ...corrected } : { status: 'SENT', sentAt: at, updatedAt: now, ...corrected });
       if (!updated) return null;
       if (report.status === 'FAILED' && message.cost > 0) {
         await tx.wallets.update(message.organizationId, () => ({
@@ -77,6 +88,16 @@ export class ApplyDeliveryReport {
       return updated;
     });
     if (changed) this.#deps.onStatusChange?.(changed);
+    if (changed) this.#observe(message, changed, network);
     return changed;
+  }
+
+  /** A final report of a message to a known network feeds learning; a network the report corrects is learnt for the number. Never throws. */
+  #observe(before: Message, after: Message, reported: MobileNetwork | null): void {
+    if (reported && reported.network !== before.network) this.#deps.networks?.learn(before.recipient, reported, 'report').catch(() => undefined);
+    // Counted under the network its send was counted under, so a ported number never leaves an unreported send behind.
+    const network = before.network && before.country ? { country: before.country, network: before.network } : reported;
+    if (!network || !after.provider || before.isSandbox || (after.status !== 'DELIVERED' && after.status !== 'FAILED')) return;
+    this.#deps.routes?.reported(after.provider, network, after.sentAt ?? before.sentAt ?? before.createdAt, after.deliveredAt ?? after.failedAt ?? this.#deps.clock.now(), after.status === 'DELIVERED');
   }
 }

@@ -7,6 +7,9 @@ import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
 import { noProviderForDestination } from '../../domain/recipient.ts';
 import type { ProviderDirectory, ProviderResult } from '../../ports/channel-provider.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { RouteObserver } from '../../ports/route-observer.ts';
+import type { NumberIntelligence } from '../../ports/number-intelligence.ts';
+import { networkByMccMnc } from '../../domain/mobile-network.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { MessageAttempt } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -46,6 +49,10 @@ export interface DeliverMessageDeps {
   pacing?: DeliveryPacing | undefined;
   /** Tracing on (docs/observability.md): see AcceptedAttemptRecorderDeps.traces. */
   traces?: TraceCapture | undefined;
+  /** Told about each accepted message to a known network (learning routes, docs/routing.md); counts in memory. */
+  routes?: RouteObserver | undefined;
+  /** Learns the network a vendor's answer names (Hubtel `networkId`): a ported number's next message routes right. */
+  networks?: NumberIntelligence | undefined;
 }
 
 /** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
@@ -130,7 +137,7 @@ export class DeliverMessage {
     const tried: Tried = { message: claimed, accepted: null, failures: [], lastProvider: null, postponeMs: null };
     let ownAccountTried = false;
     let fallbackCharged = false;
-    const candidates = this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId);
+    const candidates = this.#deps.providers.providersFor(claimed.channel, claimed.country, claimed.isSandbox, claimed.organizationId, claimed.network ?? null);
     // A push provider serves one kind of device token: the others are skipped; none left is a permanent failure.
     const serving = candidates.filter((provider) => provider.accepts?.(claimed.recipient) !== false);
     if (serving.length === 0 && candidates.length > 0) {
@@ -168,6 +175,7 @@ export class DeliverMessage {
         providerMessageId: result.accepted ? result.providerMessageId : null, durationMs: clock.now().getTime() - started, createdAt: clock.now(),
       };
       if (result.accepted) {
+        if (!claimed.isSandbox) this.#observeAccepted(claimed, provider.name, result.networkCode ?? null);
         tried.accepted = { attempt, delivered: result.delivered === true };
         return tried;
       }
@@ -178,6 +186,15 @@ export class DeliverMessage {
       if (!failsOver(result)) break;
     }
     return tried;
+  }
+
+  /** Counts the send for its (provider, network) and learns the network the vendor named, if it differs. Never throws. */
+  #observeAccepted(message: Message, provider: string, networkCode: string | null): void {
+    const named = networkByMccMnc(networkCode);
+    const network = named && named.country === message.country ? named : message.network && message.country ? { country: message.country, network: message.network } : null;
+    if (!network) return;
+    this.#deps.routes?.sent(provider, network, this.#deps.clock.now());
+    if (named && named.network !== message.network) this.#deps.networks?.learn(message.recipient, named, 'report').catch(() => undefined);
   }
 
   /**

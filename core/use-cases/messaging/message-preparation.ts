@@ -3,6 +3,7 @@ import { AppError, type ValidationDetails } from '../../errors.ts';
 import { CHANNELS, TEMPLATE_CATEGORIES, type Channel, type TemplateCategory } from '../../domain/channel.ts';
 import { costPreview, type PricingRule } from '../../domain/pricing.ts';
 import { premiumRateReason } from '../../domain/phone.ts';
+import { networkByPrefix, type MobileNetwork } from '../../domain/mobile-network.ts';
 import { normalizeRecipient } from '../../domain/recipient.ts';
 import { renderTemplate } from '../../domain/template-rendering.ts';
 import type { Template } from '../../domain/template.ts';
@@ -54,6 +55,8 @@ export interface PreparedMessage {
   channel: Channel;
   recipient: string;
   country: string | null;
+  /** The recipient's mobile network (docs/routing.md): it prices the message and routes it; null when unknown. */
+  network?: string | null;
   premiumRate: string | null;
   subject: string | null;
   body: string;
@@ -108,7 +111,7 @@ export function preparedMetaTemplate(template: Template | null, variables: Reado
  * names for bulk items ("messages[3].to").
  */
 export function prepareMessage(draft: MessageDraft, template: Template | null, rules: readonly PricingRule[], field = '',
-  options: { subjectFromBody?: boolean; optOut?: OptOutLinks | undefined } = {}): PreparedMessage {
+  options: { subjectFromBody?: boolean; optOut?: OptOutLinks | undefined; networks?: NetworkKnowledge | undefined } = {}): PreparedMessage {
   if (draft.templateId && !template) throw invalid(`${field}templateId`, 'template not found');
   if (template) {
     if (template.channel !== draft.channel) throw invalid(`${field}templateId`, `template is for ${template.channel}, not ${draft.channel}`);
@@ -155,10 +158,12 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     ? mappedVariables(template.metaTemplate).filter((name) => !(draft.variables?.[name] ?? '').trim()) : [];
   if (blank.length > 0) throw invalid(`${field}variables`, `the WhatsApp template's Meta parameters must not be empty: ${blank.join(', ')}`);
 
-  const preview = costPreview(rules, draft.channel, recipient.country, rendered.text);
+  // An in-memory answer (prefix, or a correction this process holds): never I/O per message (docs/routing.md).
+  const network = recipient.phone ? networkOf(options.networks, recipient.recipient, recipient.country) : null;
+  const preview = costPreview(rules, draft.channel, recipient.country, rendered.text, network);
   if (!preview) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${draft.channel}`);
   return {
-    channel: draft.channel, recipient: recipient.recipient, country: recipient.country,
+    channel: draft.channel, recipient: recipient.recipient, country: recipient.country, network,
     premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
     subject, body: rendered.text, push, templateId: template?.id ?? null, category, optOutToken: token,
     ...(content && draft.body === undefined ? { locale: content.locale } : {}),
@@ -181,6 +186,15 @@ export function subjectFromBody(body: string): string {
   if (line.length <= DEFAULT_SUBJECT_MAX) return line;
   const cut = line.slice(0, DEFAULT_SUBJECT_MAX - 1);
   return `${cut.slice(0, cut.lastIndexOf(' ') > 40 ? cut.lastIndexOf(' ') : cut.length)}…`;
+}
+
+/** What prepareMessage asks about a number's network: NumberIntelligence.known (prefix tables plus corrections). */
+export interface NetworkKnowledge { known(e164: string): MobileNetwork | null }
+
+/** The recipient's network when it is in the number's own country; the prefix tables without `networks`. */
+function networkOf(networks: NetworkKnowledge | undefined, e164: string, country: string | null): string | null {
+  const known = networks ? networks.known(e164) : networkByPrefix(e164);
+  return known && known.country === country ? known.network : null;
 }
 
 function invalid(field: string, message: string): AppError {

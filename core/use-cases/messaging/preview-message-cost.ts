@@ -13,7 +13,7 @@ import { costPreview, type PricingRule, type PricingUnit } from '../../domain/pr
 import { smsSegments, type SmsEncoding } from '../../domain/sms-segments.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
-import { prepareMessage } from './message-preparation.ts';
+import { prepareMessage, type NetworkKnowledge } from './message-preparation.ts';
 import { SendMessageInput } from './send-message.ts';
 import type { OwnAccountPricing } from './accept-messages.ts';
 import { routePrice } from './own-account-price.ts';
@@ -24,6 +24,8 @@ export interface MessageCostPreview {
   recipient: string;
   /** The destination country that picked the pricing rule; null for email, push and non-geographic numbers. */
   country: string | null;
+  /** The recipient's mobile network (docs/routing.md) that priced it when the route has a network price; null when unknown. */
+  network: string | null;
   /** PUSH: the service the device token belongs to (fcm, apns, expo; web for a Web Push subscription). */
   pushTokenKind?: PushTokenKind | null;
   /** SMS only (null otherwise): encoding, length in septets / UTF-16 code units, room per segment at this length. */
@@ -68,6 +70,8 @@ export interface PreviewMessageCostDeps {
   optOutLinks?: OptOutLinkSigner | undefined;
   /** Organizations' own vendor accounts: a live send on their route is charged the own-account fee (docs/providers.md). */
   ownAccounts?: OwnAccountPricing | undefined;
+  /** Numbers' networks (prefix tables plus corrections, docs/routing.md); without it the prefix tables. */
+  networks?: NetworkKnowledge | undefined;
 }
 
 /**
@@ -87,12 +91,12 @@ export class PreviewMessageCost {
     const rules = await this.#deps.pricing.listActive();
     const locales = await localePreferences(this.#deps.storage, scope.organizationId, template,
       { locale: input.locale, to: { channel: input.channel, address: input.to, countryCode: input.countryCode } });
-    const prepared = prepareMessage({ ...input, sendAt: undefined, locales }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId) }); // the price does not depend on when
-    const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body);
+    const prepared = prepareMessage({ ...input, sendAt: undefined, locales }, template, rules, '', { optOut: optOutOption(this.#deps, scope.organizationId), networks: this.#deps.networks }); // the price does not depend on when
+    const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body, prepared.network ?? null);
     if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
     const { price, ownAccount } = routePrice(this.#deps.ownAccounts, scope.organizationId, { channel: prepared.channel, country: prepared.country, price: cost.price });
     return {
-      channel: prepared.channel, recipient: prepared.recipient, country: prepared.country,
+      channel: prepared.channel, recipient: prepared.recipient, country: prepared.country, network: prepared.network ?? null,
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
       segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: ownAccount ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
       subject: prepared.subject, body: prepared.body,

@@ -62,7 +62,7 @@ export class SendBulkMessages {
     const prepared: PreparedMessage[] = items.map((item, index) => {
       try {
         const sendAt = item.sendAt !== undefined ? sendAtOf(item.sendAt, now) : requestSendAt;
-        return prepareMessage({ ...item, sendAt, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true, optOut });
+        return prepareMessage({ ...item, sendAt, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true, optOut, networks: this.#deps.networks });
       } catch (error) {
         throw itemError(error, index);
       }

@@ -14,12 +14,13 @@ import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { SendTiming } from './send-timing.ts';
 import { AcceptCoalescer } from './accept-coalescer.ts';
-import { categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
+import { type NetworkKnowledge, categorySchema, channelSchema, countryCodeSchema, idempotencyKeySchema, prepareMessage, SUBJECT_MAX, variablesSchema } from './message-preparation.ts';
 import type { DeliverNow, FraudLimits, SendContext } from './send-context.ts';
 import { sendAtOf, sendAtSchema } from './send-at.ts';
 import { pushFieldEntries } from './push-fields.ts';
 import { localeSchema } from '../../domain/locale.ts';
 import { localePreferences } from '../templates/locale-preferences.ts';
+import { preparedWithLookup, type SendLookups } from '../routing/number-lookup-support.ts';
 
 export const SendMessageInput = v.object({
   channel: channelSchema,
@@ -59,6 +60,10 @@ export interface SendDeps {
   timing?: SendTiming | undefined;
   /** See AcceptDeps.traces. */
   traces?: TraceCapture | undefined;
+  /** Numbers' networks, answered from memory (docs/routing.md); without it the prefix tables. */
+  networks?: NetworkKnowledge | undefined;
+  /** Paid number lookups for organizations that turned them on (docs/routing.md); without it, none. */
+  lookups?: SendLookups | undefined;
 }
 
 /**
@@ -79,7 +84,9 @@ export class SendMessage {
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
     const locales = await localePreferences(this.#deps.storage, ctx.organizationId, template,
       { locale: input.locale, to: { channel: input.channel, address: input.to, countryCode: input.countryCode } });
-    const prepared = prepareMessage({ ...input, sendAt, locales }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId) });
+    const rules = await this.#deps.pricing.listActive();
+    const prepare = () => prepareMessage({ ...input, sendAt, locales }, template, rules, '', { optOut: optOutOption(this.#deps, ctx.organizationId), networks: this.#deps.networks });
+    const prepared = ctx.isSandbox ? prepare() : await preparedWithLookup(this.#deps.lookups, ctx.organizationId, prepare(), prepare);
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
     const accepted = await this.#coalescer.accept({

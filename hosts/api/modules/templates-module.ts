@@ -13,6 +13,7 @@ import { INFRA } from '../../tokens.ts';
 import { messagePreviewRoutes } from '../routes/message-preview-routes.ts';
 import { templateRoutes } from '../routes/template-routes.ts';
 import { API } from '../tokens.ts';
+import { ROUTING } from '../../routing-bindings.ts';
 
 /** Templates, and the cost preview that renders them (it reads templates and pricing, and sends nothing). */
 export function bindTemplatesModule(container: Container): void {
@@ -29,6 +30,6 @@ export function bindTemplatesModule(container: Container): void {
     }),
     [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.runtime, MESSAGING.pricing]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing, optOutLinks, ownAccounts) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts }) }),
-    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();
+    (storage, pricing, optOutLinks, ownAccounts, networks) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts, networks }) }),
+    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing, ROUTING.router]).inSingletonScope();
 }

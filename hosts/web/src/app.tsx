@@ -28,6 +28,7 @@ import { AdminApprovalsPage, AdminRevenuePage, AdminTenantsPage } from './pages/
 import { AdminProvidersPage } from './pages/admin-providers.tsx';
 import { AdminProviderMetricsPage } from './pages/admin-provider-metrics.tsx';
 import { AdminProviderHealthPage } from './pages/admin-provider-health.tsx';
+import { AdminRoutingPage } from './pages/admin-routing.tsx';
 import { ConsentPage } from './pages/consent.tsx';
 import { ContactDetailPage } from './pages/contact-detail.tsx';
 import { AdminSendWindowsPage } from './pages/admin-send-windows.tsx';
@@ -53,6 +54,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: '/app/admin/tenants', label: 'Tenants', admin: true }, { to: '/app/admin/revenue', label: 'Revenue', admin: true },
   { to: '/app/admin/approvals', label: 'Approvals', admin: true }, { to: '/app/admin/providers', label: 'Providers', admin: true },
   { to: '/app/admin/provider-metrics', label: 'Provider metrics', admin: true },
+  { to: '/app/admin/routing', label: 'Network routing', admin: true },
   { to: '/app/admin/send-windows', label: 'Send windows', admin: true },
 ];
 
@@ -69,7 +71,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],
   ['/app/security', () => <SecurityPage />],
-  ['/app/admin/provider-metrics', () => <AdminProviderMetricsPage />], ['/app/admin/providers/:id', (p) => <AdminProviderHealthPage id={p['id']!} />],
+  ['/app/admin/provider-metrics', () => <AdminProviderMetricsPage />], ['/app/admin/routing', () => <AdminRoutingPage />], ['/app/admin/providers/:id', (p) => <AdminProviderHealthPage id={p['id']!} />],
 ];
 const PUBLIC: Record<string, () => ReactNode> = {
   '/sign-in': () => <SignInPage />, '/sign-up': () => <SignUpPage />, '/sso': () => <SsoSignInPage />, '/sso/callback': () => <SsoCallbackPage />,

@@ -160,7 +160,7 @@ describe("Africa's Talking adapters against a fake Africa's Talking", () => {
 
       it('reads a Success report into DELIVERED', async () => {
         const { id, callback } = await sendAndReport('Success');
-        expect(withToken().parseCallback(callback)).to.deep.equal([{ providerMessageId: id, status: 'DELIVERED', errorCode: null, vendorStatus: 'Success', occurredAt: null }]);
+        expect(withToken().parseCallback(callback)).to.deep.equal([{ providerMessageId: id, status: 'DELIVERED', errorCode: null, vendorStatus: 'Success', occurredAt: null, networkCode: '62001' }]);
       });
 
       it('maps Sent, Buffered, Rejected and Failed with their failure reasons', async () => {
@@ -190,7 +190,7 @@ describe("Africa's Talking adapters against a fake Africa's Talking", () => {
           url: receiver.url, headers: {}, contentType: 'application/x-www-form-urlencoded',
           rawBody: Buffer.from('id=ATXid_dd6ecf4c13b6e4a8ccbfdc1c7af9c1b5&status=Failed&phoneNumber=%2B233241234567&networkCode=62001&failureReason=NotNetworkSubcriber&retryCount=0'),
         };
-        expect(withToken().parseCallback(documented)).to.deep.equal([{ providerMessageId: 'ATXid_dd6ecf4c13b6e4a8ccbfdc1c7af9c1b5', status: 'FAILED', errorCode: 'INVALID_NUMBER', vendorStatus: 'Failed', occurredAt: null }]);
+        expect(withToken().parseCallback(documented)).to.deep.equal([{ providerMessageId: 'ATXid_dd6ecf4c13b6e4a8ccbfdc1c7af9c1b5', status: 'FAILED', errorCode: 'INVALID_NUMBER', vendorStatus: 'Failed', occurredAt: null, networkCode: '62001' }]);
       });
 
       it('ignores a status word it does not know', async () => {

@@ -26,7 +26,7 @@ describe('Aggregators: every documented success shape is read as accepted (issue
   it('Hubtel: the older answer HTTP 201 {"Status":0,"MessageId":...} (api.hubtel.com v1) is accepted with its MessageId', async () => {
     vendor = await documentedAnswer(201, '{"Status":0,"MessageId":"7bd4b9c6-2c0a-4b8a-8f7e-5e1a2f0c9d11","Rate":0.0309,"NetworkId":"62001","ClientReference":null}');
     const hubtel = new HubtelSmsProvider({ baseUrl: vendor.url, credentials: { clientId: 'id', clientSecret: 'secret' }, from: 'NKRA' });
-    expect(await hubtel.send(sms)).to.deep.equal({ accepted: true, providerMessageId: '7bd4b9c6-2c0a-4b8a-8f7e-5e1a2f0c9d11', delivered: false });
+    expect(await hubtel.send(sms)).to.deep.equal({ accepted: true, providerMessageId: '7bd4b9c6-2c0a-4b8a-8f7e-5e1a2f0c9d11', delivered: false, networkCode: '62001' });
   });
 
   it('Hubtel: the current flat answer and the docs portal\'s wrapped answer (responseCode "0000") are accepted', async () => {

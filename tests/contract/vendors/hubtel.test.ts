@@ -35,13 +35,13 @@ describe('Hubtel SMS adapter against a fake Hubtel', () => {
     expect(request!.json).to.deep.equal({ From: 'NKRA', To: '233241234567', Content: 'Your code is 482913' });
     expect(request!.query).to.deep.equal({});
     expect(fake.accepted).to.have.length(1);
-    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false });
+    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false, networkCode: '62001' });
   });
 
   it('accepts the wrapped success shape ({ data: { messageId } }) too', async () => {
     fake.shape = 'wrapped';
     const result = await adapter().send(sms());
-    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false });
+    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false, networkCode: '62001' });
   });
 
   // Hubtel's older answer (api.hubtel.com/v1/messages; hubtel/hubtel-sms-php src/MessageResponse.php reads
@@ -49,7 +49,7 @@ describe('Hubtel SMS adapter against a fake Hubtel', () => {
   it('accepts the older PascalCase success answer (HTTP 201 {"Status":0,"MessageId":...}) instead of failing an accepted message', async () => {
     fake.shape = 'legacy';
     const result = await adapter().send(sms());
-    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false });
+    expect(result).to.deep.equal({ accepted: true, providerMessageId: fake.accepted[0]!.messageId, delivered: false, networkCode: '62001' });
   });
 
   it("sends the message's own sender id when it has one", async () => {

@@ -97,7 +97,7 @@ export function LogDetailPage({ id }: { id: string }): ReactNode {
             <dt>Status</dt><dd><DeliveryBadge log={d} /> {typeof d['errorCode'] === 'string' && <code>{d['errorCode']}</code>} {str(d['errorMessage'], '')}</dd>
             <dt>Recipient</dt><dd>{str(d['recipient'])}</dd><dt>Channel</dt><dd>{str(d['channel'])}</dd><dt>Category</dt><dd>{str(d['category'])}</dd>
             <dt>Cost</dt><dd>{ghs(d['cost'])}{d['channel'] === 'SMS' && d['segments'] ? ` · ${plural(d['segments'], 'SMS segment')}, ${str(d['encoding'])}` : ''}</dd>
-            <dt>Provider</dt><dd>{str(d['provider'])}</dd><dt>Message id</dt><dd><code>{str(d['internalMessageId'])}</code></dd>
+            <dt>Provider</dt><dd>{str(d['provider'])}</dd>{d['network'] ? <><dt>Network</dt><dd>{str(d['network'])}</dd></> : null}<dt>Message id</dt><dd><code>{str(d['internalMessageId'])}</code></dd>
             <dt>Created</dt><dd><Time value={d['createdAt']} /></dd>
             {d['scheduledAt'] ? <><dt>Planned time</dt><dd><Time value={d['scheduledAt']} />{d['status'] === 'SCHEDULED' ? <> · <Link to="/app/scheduled">cancel it under Scheduled</Link></> : null}</dd></> : null}
             {d['subject'] ? <><dt>{d['channel'] === 'PUSH' ? 'Title' : 'Subject'}</dt><dd>{str(d['subject'])}</dd></> : null}

@@ -9,7 +9,7 @@ import type { ApiError } from '../api.ts';
 import { DeliveryBadge } from '../delivery-badge.tsx';
 
 interface Template { id: string; name: string; channel: string; body: string; subject?: string | null; status?: string; variables?: string[] }
-interface Preview { encoding: string | null; characters: number | null; segments: number; perSegment: number | null; unitPrice: number; price: number; priceSource?: 'PLATFORM' | 'OWN_ACCOUNT'; unit: string; body: string; subject: string | null; recipient: string; country: string }
+interface Preview { encoding: string | null; characters: number | null; segments: number; perSegment: number | null; unitPrice: number; price: number; priceSource?: 'PLATFORM' | 'OWN_ACCOUNT'; unit: string; body: string; subject: string | null; recipient: string; country: string; network?: string | null }
 
 export function SendPage(): ReactNode {
   const templates = useAsync(async () => asList<Template>(await api.get('/templates')));
@@ -108,6 +108,7 @@ export function SendPage(): ReactNode {
           {preview && (
             <dl className="facts" data-testid="preview">
               <dt>To</dt><dd>{preview.recipient} ({preview.country})</dd>
+              {preview.network && <><dt>Network</dt><dd data-testid="preview-network">{preview.network}</dd></>}
               {preview.encoding && <><dt>Encoding</dt><dd>{preview.encoding}</dd></>}
               {preview.characters !== null && <><dt>Characters</dt><dd>{preview.characters} ({str(preview.perSegment)} per segment)</dd></>}
               {preview.encoding && <><dt>Segments</dt><dd>{plural(preview.segments, 'SMS segment')}</dd></>}
