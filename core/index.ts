@@ -104,6 +104,8 @@ export * from './use-cases/delivery-logs/list-delivery-logs.ts';
 export * from './use-cases/messaging/accept-messages.ts';
 export * from './use-cases/messaging/apply-delivery-report.ts';
 export * from './use-cases/messaging/deliver-message.ts';
+export * from './use-cases/messaging/delivery-content.ts';
+export * from './use-cases/messaging/delivery-failure.ts';
 export * from './use-cases/messaging/delivery-pacing.ts';
 export * from './use-cases/messaging/get-message.ts';
 export * from './use-cases/messaging/message-preparation.ts';

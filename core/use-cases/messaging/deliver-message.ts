@@ -1,7 +1,6 @@
 import type { TraceCapture } from '../../ports/trace-capture.ts';
-import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
-import type { WhatsappTemplateSend } from '../../domain/whatsapp-template.ts';
 import type { CredentialCipher } from '../../ports/credential-cipher.ts';
+import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { AppError } from '../../errors.ts';
 import { FINAL_STATUSES, type Message } from '../../domain/message.ts';
 import { noProviderForDestination } from '../../domain/recipient.ts';
@@ -14,13 +13,10 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { MessageAttempt } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
-import { messageStatusUpdatedEvent } from '../../domain/webhook.ts';
-import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
-import { scheduleTriggerFallback } from '../events/schedule-trigger-fallback.ts';
-import { schedulePasscodeFallback } from '../verify/schedule-passcode-fallback.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
+import { openContent, unsubscribeHeaders } from './delivery-content.ts';
+import { failDelivery } from './delivery-failure.ts';
 import { backOffOnThrottle, paceProvider, paceTenant, postponeDelivery, type DeliveryPacing } from './delivery-pacing.ts';
-import { diedOfDeadToken, publishesTokenRemoval, removeDeadPushToken } from '../contacts/remove-dead-push-token.ts';
 
 export interface DeliverMessageDeps {
   storage: Storage;
@@ -235,92 +231,14 @@ export class DeliverMessage {
     const last = failures[failures.length - 1] ?? { accepted: false as const, retryable: false, errorCode: 'NO_PROVIDER', errorMessage: `No provider configured for ${claimed.channel}` };
     // Only a recipient's or the message's failure is permanent: our accounts' failures (all providers refused the account) are retried like an outage.
     const permanent = !failsOver(last) || claimed.attempts >= this.#deps.maxAttempts;
-    if (permanent) return this.#record(await this.#fail(claimed, last.errorCode, last.errorMessage, lastProvider), lastProvider ? `provider:${lastProvider}` : 'worker');
+    if (permanent) return failDelivery(this.#deps, claimed, last.errorCode, last.errorMessage, lastProvider);
     await storage.messages.transition(claimed.id, ['PENDING'], { errorCode: last.errorCode, errorMessage: last.errorMessage, leaseUntil: null, updatedAt: clock.now() });
     throw new AppError('PROVIDER_UNAVAILABLE', `Delivery attempt ${claimed.attempts} failed: ${last.errorMessage}`, { messageId: claimed.id, errorCode: last.errorCode }, { retryable: true });
   }
 
-  /** FAILED plus the refund, in one transaction. */
-  async #fail(message: Message, errorCode: string, errorMessage: string, provider: string | null): Promise<Message | null> {
-    const { storage, clock } = this.#deps;
-    const deadToken = diedOfDeadToken(message, errorCode);
-    const publishRemoval = deadToken && await publishesTokenRemoval(this.#deps.webhooks, message.organizationId);
-    return storage.transaction(async (tx) => {
-      const now = clock.now();
-      // Wallet row first, as the send path does: the transition below also locks analytics counter rows (migration 0010).
-      if (message.cost > 0) await tx.wallets.update(message.organizationId, () => null, now);
-      const failed = await tx.messages.transition(message.id, ['PENDING'], {
-        status: 'FAILED', errorCode, errorMessage, failedAt: now, cost: 0, leaseUntil: null, updatedAt: now, provider, ...(message.sealedContent ? { sealedContent: null } : {}),
-      });
-      if (failed && message.cost > 0) {
-        await tx.wallets.update(message.organizationId, () => ({
-          amount: message.cost, kind: 'REFUND', reference: message.id, description: `Refund: ${message.channel} message ${message.internalMessageId} failed (${errorCode})`,
-        }), now);
-      }
-      if (failed) await scheduleTriggerFallback(tx, message.id);
-      if (failed) await schedulePasscodeFallback(tx, failed);
-      if (failed && deadToken) await removeDeadPushToken(tx, this.#deps.ids, failed, errorMessage, now, publishRemoval);
-      return failed;
-    });
-  }
-
-  /** Records the status change in the message's history (the source of message.status.updated events). */
-  async #record(message: Message | null, source: string): Promise<Message | null> {
-    if (!message) return message;
-    const { storage, ids, clock } = this.#deps;
-    const statusEvent = {
-      id: ids.next(), messageId: message.id, organizationId: message.organizationId, status: message.status, source,
-      detail: message.errorCode, createdAt: clock.now(),
-    };
-    // Only organizations with a subscribed endpoint pay for the outbox row (cached lookup: no statement otherwise).
-    if (await this.#subscribed(message.organizationId)) {
-      await storage.transaction(async (tx) => {
-        await tx.messageStatus.recordEvent(statusEvent);
-        await publishOutboundEvent(tx, messageStatusUpdatedEvent(ids.next(), message, statusEvent.createdAt));
-      });
-    } else {
-      await storage.messageStatus.recordEvent(statusEvent);
-    }
-    this.#deps.onStatusChange?.(message);
-    return message;
-  }
-
-  /** Whether the organization has an endpoint for message.status.updated (cached: no statement for most deliveries). */
-  async #subscribed(organizationId: string): Promise<boolean> {
-    return this.#deps.webhooks ? this.#deps.webhooks.hasSubscribers(organizationId, 'message.status.updated') : false;
-  }
 }
 
 /** Whether a failure moves the message to the next provider: transient, or our account's (docs/failover.md). */
 export function failsOver(result: Extract<ProviderResult, { accepted: false }>): boolean {
   return result.retryable || result.accountLevel === true;
-}
-
-/**
- * What a message says to its recipient: its stored subject, body and WhatsApp template, or, for a
- * message stored masked (a passcode), its sealed content opened (the sealed template replaces the
- * stored, masked one). Null when that content cannot be opened (no key, another key).
- */
-function openContent(sealer: CredentialCipher | undefined, m: Pick<Message, 'subject' | 'body' | 'sealedContent' | 'whatsappTemplate'>): OpenedContent | null {
-  const whatsappTemplate = m.whatsappTemplate ?? null;
-  if (!m.sealedContent) return { subject: m.subject, body: m.body, whatsappTemplate };
-  try {
-    const opened = JSON.parse(sealer!.decrypt(m.sealedContent)) as { subject?: unknown; body?: unknown; whatsappTemplate?: WhatsappTemplateSend };
-    if (typeof opened.body !== 'string') return null;
-    return { subject: typeof opened.subject === 'string' ? opened.subject : null, body: opened.body, whatsappTemplate: whatsappTemplate ? opened.whatsappTemplate ?? null : null };
-  } catch {
-    return null;
-  }
-}
-
-interface OpenedContent { subject: string | null; body: string; whatsappTemplate: WhatsappTemplateSend | null }
-
-/**
- * RFC 2369/8058 headers of an email whose body carries its opt-out link (a marketing email always
- * does): mail clients then offer a one-click unsubscribe that POSTs to the same link.
- */
-export function unsubscribeHeaders(links: OptOutLinkSigner | undefined, m: Pick<Message, 'channel' | 'organizationId' | 'recipient' | 'body'>): { headers?: Record<string, string> } {
-  if (!links || m.channel !== 'EMAIL') return {};
-  const url = links.url(links.token(m.organizationId, m.channel, m.recipient));
-  return m.body.includes(url) ? { headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {};
 }
