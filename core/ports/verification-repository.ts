@@ -48,9 +48,10 @@ export interface VerificationRepository {
    */
   recordSend(organizationId: string, id: string, expectedSendAttempts: number, send: VerificationSend, next: RecordedCode, now: Date): Promise<Verification | null>;
   /**
-   * Claims the next send of the worker's fallback: moves `lastSentAt` to `now` only while the verification
-   * is PENDING with `expectedSendAttempts` sends and the `lastSentAt` the caller read. True for one of
-   * several concurrent claims (two fallback jobs of one send never both send a code).
+   * Claims the next send (the worker's fallback, or a resend): moves `lastSentAt` to `now` only while the
+   * verification is PENDING with `expectedSendAttempts` sends and the `lastSentAt` the caller read. True for
+   * one of several concurrent claims (two fallback jobs of one send, or two resends at once, never both
+   * send a code). Called again with the two instants swapped, it gives an unused claim back.
    */
   claimFallbackSend(organizationId: string, id: string, expectedSendAttempts: number, lastSentAt: Date, now: Date): Promise<boolean>;
   /** The PENDING verification whose latest send is message `messageId`, or null (the message is an older send, or no passcode). */

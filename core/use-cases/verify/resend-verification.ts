@@ -34,8 +34,15 @@ export class ResendVerification {
     recipientOf(current.recipient, current.country ?? 'GH', [channel]); // the recipient must suit the channel
     const channels = current.channels.includes(channel) ? current.channels : [...current.channels, channel];
     const channelIndex = channels.indexOf(channel);
+    // Claim this send before any code goes out: of two resends at once, the second is refused here, not after sending a second code.
+    if (!(await storage.verifications.claimFallbackSend(ctx.organizationId, id, current.sendAttempts, current.lastSentAt, now))) {
+      throw new AppError('CONFLICT', 'Another send of this verification is under way; its code is the valid one');
+    }
     const code = passcodes.generate(current.codeLength);
-    const message = await sendPasscode(this.#deps, ctx, { ...current, channels }, channelIndex, code);
+    const message = await sendPasscode(this.#deps, ctx, { ...current, channels }, channelIndex, code).catch(async (error: unknown) => {
+      await storage.verifications.claimFallbackSend(ctx.organizationId, id, current.sendAttempts, now, current.lastSentAt); // nothing sent: the claim back
+      throw error;
+    });
     // The channel used last is the one this code went by (a channel outside the list joins it, so `channel` says so).
     const saved = await storage.verifications.recordSend(ctx.organizationId, id, current.sendAttempts, { channel, messageId: message.id, createdAt: now },
       { codeHash: passcodes.hash(id, code), channels, channelIndex, sandboxCode: ctx.isSandbox ? code : null }, clock.now());

@@ -61,6 +61,26 @@ describe('Verify use cases (in memory, fixed clock)', () => {
     expect(passcodeText('SMS', '4821', 'fr', 5, null)).to.include('4821').and.include('5 minutes');
   });
 
+  it('sends one code when two resends arrive at once: the other is refused with CONFLICT before any code goes out', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    kit.core.clock.advance(31_000);
+    const outcomes = await Promise.all([1, 2].map(() => kit.resend.execute(kit.ctx, verification.id, {}).then((v) => v.sendAttempts, (e: { code: string }) => e.code)));
+    expect(outcomes.sort()).to.deep.equal([2, 'CONFLICT']);
+    const messages = [...kit.core.storage.state.messages.values()].filter((m) => m.organizationId === kit.organizationId);
+    expect(messages).to.have.length(2); // the start's and one resend's
+  });
+
+  it('gives the claim back when a resend cannot be sent: the next resend is not held by the cooldown', async () => {
+    const kit = await verifyKit();
+    const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
+    kit.core.clock.advance(31_000);
+    await kit.core.storage.wallets.update(kit.organizationId, (w) => ({ amount: -w.balance, kind: 'DEBIT', reference: 'drain', description: 'empty the wallet' }), kit.core.clock.now());
+    expect(await kit.resend.execute(kit.ctx, verification.id, {}).then(() => null, (e: { code: string }) => e.code)).to.equal('INSUFFICIENT_BALANCE');
+    await kit.core.storage.wallets.update(kit.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: 'again', description: 'top up' }), kit.core.clock.now());
+    expect((await kit.resend.execute(kit.ctx, verification.id, {})).sendAttempts).to.equal(2);
+  });
+
   it('resends a new code after the cooldown (the old one stops working), at most 5 sends', async () => {
     const kit = await verifyKit();
     const { verification } = await kit.start.execute(kit.ctx, { to: '0241234567' });
