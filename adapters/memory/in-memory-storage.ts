@@ -40,6 +40,7 @@ import { InMemoryEventTriggerRepository } from './in-memory-event-trigger-reposi
 import { InMemoryContactImportRepository } from './in-memory-contact-import-repository.ts';
 import { InMemorySegmentRepository } from './in-memory-segment-repository.ts';
 import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
+import { InMemoryWorkflowRepository } from './in-memory-workflow-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -56,7 +57,7 @@ export class InMemoryStorage implements Storage {
   readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
   readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications; readonly optOutLinks; readonly sendWindows; readonly inbox;
-  readonly conversations; readonly inboundNumbers;
+  readonly conversations; readonly inboundNumbers; readonly workflows;
   /** Where the inbox repository publishes feed changes (in process). */
   readonly inboxFeed = new InMemoryInboxFeed();
   #tail: Promise<unknown> = Promise.resolve();
@@ -100,6 +101,7 @@ export class InMemoryStorage implements Storage {
     this.sendWindows = new InMemorySendWindowRepository(this.state);
     this.conversations = new InMemoryConversationRepository(this.state);
     this.inboundNumbers = new InMemoryInboundNumberRepository(this.state);
+    this.workflows = new InMemoryWorkflowRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

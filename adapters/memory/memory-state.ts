@@ -28,6 +28,8 @@ import type { Verification, VerifySettings } from '../../core/domain/verificatio
 import type { Conversation, InboundMessage, InboundNumber } from '../../core/domain/conversation.ts';
 import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
 import type { InboxItem, InboxSettings } from '../../core/domain/inbox.ts';
+import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
+import type { DigestBucket } from '../../core/ports/workflow-repository.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -95,6 +97,14 @@ export class MemoryState {
   inboundMessages: InboundMessage[] = [];
   inboundNumbers = new Map<string, InboundNumber>();
   inboundKeywords: TenantKeyword[] = [];
+  workflowVersions: WorkflowVersion[] = [];
+  workflowRuns = new Map<string, WorkflowRun>();
+  /** Key: `${runId}/${index}`. */
+  workflowSteps = new Map<string, WorkflowStepRun>();
+  digestBuckets: DigestBucket[] = [];
+  digestItems: Array<{ bucketId: string; runId: string; variables: Record<string, string>; at: Date }> = [];
+  /** Key: `${organizationId} ${key} ${windowStart}`. */
+  throttles = new Map<string, number>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

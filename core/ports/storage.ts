@@ -36,6 +36,7 @@ import type { OptOutLinkRepository } from './opt-out-links.ts';
 import type { SendWindowRepository } from './send-window-repository.ts';
 import type { ConversationRepository } from './conversation-repository.ts';
 import type { InboundNumberRepository } from './inbound-number-repository.ts';
+import type { WorkflowRepository } from './workflow-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -78,6 +79,8 @@ export interface Repositories {
   conversations: ConversationRepository;
   /** Platform data (receiving numbers assigned to organizations). */
   inboundNumbers: InboundNumberRepository;
+  /** Workflow versions, runs, step runs, digests and throttles (docs/workflows.md). */
+  workflows: WorkflowRepository;
 }
 
 /**

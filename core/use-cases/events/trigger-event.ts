@@ -34,6 +34,11 @@ export const TriggerEventInput = v.pipe(v.object({
   idempotencyKey: idempotencyKeySchema,
   /** The first message not before this time, at most 35 days ahead (docs/scheduling.md); fallbacks follow its outcome as usual. */
   sendAt: sendAtSchema,
+  /**
+   * Relates triggers (docs/workflows.md): a trigger with a key cancels the active workflow runs with the same key whose
+   * workflow lists its event in `cancelOn`, and resumes those waiting for its event; a run started by it carries the key.
+   */
+  correlationKey: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
 }), v.check((input) => input.to !== undefined || input.contactId !== undefined || input.subscriberId !== undefined, 'to or contactId is required'));
 
 /**
