@@ -9,21 +9,21 @@ import type { Channel } from './channel.ts';
 export type StepTarget = 'next' | 'end' | { goTo: number };
 
 /** A small safe expression: comparisons on dotted paths, combined with all/any/not. Never evaluated as code. */
-export type Condition =
-  | { all: Condition[] }
-  | { any: Condition[] }
-  | { not: Condition }
-  | { path: string; op: ConditionOp; value?: string | number | boolean | Array<string | number> | undefined };
+export type WorkflowCondition =
+  | { all: WorkflowCondition[] }
+  | { any: WorkflowCondition[] }
+  | { not: WorkflowCondition }
+  | { path: string; op: WorkflowConditionOp; value?: string | number | boolean | Array<string | number> | undefined };
 
-export const CONDITION_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists', 'contains'] as const;
-export type ConditionOp = (typeof CONDITION_OPS)[number];
+export const WORKFLOW_CONDITION_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists', 'contains'] as const;
+export type WorkflowConditionOp = (typeof WORKFLOW_CONDITION_OPS)[number];
 
 export type WorkflowStep =
   | { type: 'send'; channels: Channel[]; fallbackChannels: Channel[]; templateId: string | null }
   | { type: 'delay'; seconds?: number | undefined; untilVariable?: string | undefined; untilSendWindow?: boolean | undefined }
   | { type: 'digest'; windowSeconds: number; maxItems: number; keyVariable?: string | undefined; lookBack: boolean; itemVariable?: string | undefined }
   | { type: 'throttle'; limit: number; windowSeconds: number; keyVariable?: string | undefined }
-  | { type: 'branch'; if: Condition; then: StepTarget; else: StepTarget }
+  | { type: 'branch'; if: WorkflowCondition; then: StepTarget; else: StepTarget }
   | { type: 'wait'; for: 'trigger' | 'delivery'; event?: string | undefined; timeoutSeconds: number; onEvent: StepTarget; onTimeout: StepTarget };
 
 export type StepType = WorkflowStep['type'];
@@ -135,7 +135,7 @@ function compare(a: unknown, b: unknown): number | null {
 }
 
 /** Evaluates a condition (depth bounded by validation); an absent path compares false except for `exists`. */
-export function evaluateCondition(condition: Condition, context: Record<string, unknown>): boolean {
+export function evaluateCondition(condition: WorkflowCondition, context: Record<string, unknown>): boolean {
   if ('all' in condition) return condition.all.every((c) => evaluateCondition(c, context));
   if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, context));
   if ('not' in condition) return !evaluateCondition(condition.not, context);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CHANNELS, type Channel } from '../../domain/channel.ts';
-import { CONDITION_OPS, DEFAULT_WORKFLOW_RETRY, WORKFLOW_LIMITS, type Condition, type StepTarget, type WorkflowStep } from '../../domain/workflow.ts';
+import { WORKFLOW_CONDITION_OPS, DEFAULT_WORKFLOW_RETRY, WORKFLOW_LIMITS, type WorkflowCondition, type StepTarget, type WorkflowStep } from '../../domain/workflow.ts';
 import { channelSchema } from '../messaging/message-preparation.ts';
 import { slugSchema } from '../events/event-schemas.ts';
 
@@ -17,14 +17,14 @@ const CONDITION_DEPTH_MAX = 4;
 const CONDITION_TERMS_MAX = 20;
 const path = v.pipe(v.string('must be a string'), v.regex(/^(payload|contact|steps)(\.[A-Za-z0-9_-]{1,64}){1,4}$/, 'must start with payload., contact. or steps.'));
 const scalar = v.union([v.pipe(v.string(), v.maxLength(500, 'is too long')), v.number(), v.boolean()]);
-const conditionSchema: v.GenericSchema<unknown, Condition> = v.lazy(() => v.union([
+const conditionSchema: v.GenericSchema<unknown, WorkflowCondition> = v.lazy(() => v.union([
   v.strictObject({ all: v.pipe(v.array(conditionSchema), v.minLength(1), v.maxLength(CONDITION_TERMS_MAX)) }),
   v.strictObject({ any: v.pipe(v.array(conditionSchema), v.minLength(1), v.maxLength(CONDITION_TERMS_MAX)) }),
   v.strictObject({ not: conditionSchema }),
-  v.strictObject({ path, op: v.picklist(CONDITION_OPS), value: v.optional(v.union([scalar, v.pipe(v.array(v.union([v.string(), v.number()])), v.maxLength(100))])) }),
+  v.strictObject({ path, op: v.picklist(WORKFLOW_CONDITION_OPS), value: v.optional(v.union([scalar, v.pipe(v.array(v.union([v.string(), v.number()])), v.maxLength(100))])) }),
 ], 'must be { path, op, value } or { all | any: [...] } or { not: ... }'));
 
-function depth(c: Condition): number {
+function depth(c: WorkflowCondition): number {
   if ('all' in c) return 1 + Math.max(...c.all.map(depth));
   if ('any' in c) return 1 + Math.max(...c.any.map(depth));
   if ('not' in c) return 1 + depth(c.not);
