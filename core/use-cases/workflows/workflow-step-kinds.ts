@@ -6,6 +6,7 @@ import { QUEUES } from '../../ports/job-queue.ts';
 import type { Repositories } from '../../ports/storage.ts';
 import type { RunPatch } from '../../ports/workflow-repository.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
+import { contactPreferences } from '../consent/get-contact-preferences.ts';
 
 /** What a step decided: go to a step index (steps.length = done), wait for its job, or end the run now. */
 export type StepDecision =
@@ -87,11 +88,15 @@ export async function branchStep(env: StepEnv, step: Extract<WorkflowStep, { typ
   const contact = run.request.contactId ? await tx.contacts.findById(run.organizationId, run.request.contactId) : null;
   const steps: Record<string, { outcome: string | null; status: string }> = {};
   for (const s of await tx.workflows.listSteps(run.organizationId, run.id)) steps[String(s.index)] = { outcome: s.outcome, status: s.status };
+  const preferences: Record<string, Record<string, boolean>> = {};
+  if (contact && JSON.stringify(step.if).includes('"contact.preferences.')) {
+    for (const p of (await contactPreferences(tx, contact)).preferences) (preferences[p.channel] ??= {})[p.category] = p.optedIn;
+  }
   const context = {
     payload: { ...run.request.variables, ...(run.signal?.variables ?? {}) },
     contact: contact ? {
       firstName: contact.firstName, lastName: contact.lastName, phone: contact.phone, email: contact.email, countryCode: contact.countryCode,
-      tags: contact.tags, optedOut: contact.optedOutAt !== null, attributes: contact.attributes,
+      tags: contact.tags, optedOut: contact.optedOutAt !== null, attributes: contact.attributes, preferences,
     } : {},
     steps,
   };

@@ -134,6 +134,22 @@ describe('Workflows (memory adapters)', () => {
       expect((await w.timeline.execute(w.scope, first.id)).status).to.equal('COMPLETED');
     });
 
+    it('branches on contact attributes, preferences and earlier outcomes', async () => {
+      const w = await buildWorkflows();
+      await w.put.execute(w.scope, w.event.id, { steps: [
+        { type: 'throttle', limit: 5, windowSeconds: 60 },
+        { type: 'branch', if: { all: [{ path: 'contact.attributes.tier', op: 'eq', value: 'gold' }, { path: 'steps.0.outcome', op: 'eq', value: 'PASSED' },
+          { path: 'contact.preferences.SMS.MARKETING', op: 'eq', value: true }] }, then: { goTo: 3 }, else: 'next' },
+        { type: 'send', channels: ['EMAIL'] }, { type: 'send' }] });
+      const gold = await w.contact({ attributes: { tier: 'gold' } });
+      const plain = await w.contact();
+      await w.trigger({ contactId: gold.id, variables: { order: 'G' } });
+      await w.trigger({ contactId: plain.id, variables: { order: 'P' } });
+      await w.work();
+      expect(w.providers.EMAIL.received.map((m) => m.to)).to.deep.equal([plain.email]); // only the plain contact took the else path
+      expect(w.providers.SMS.received.map((m) => m.to).sort()).to.deep.equal([gold.phone, plain.phone].sort());
+    });
+
     it('cancels a waiting reminder when a trigger with the same correlationKey names an event of cancelOn', async () => {
       const w = await buildWorkflows();
       const paid = await w.createEvent.execute(w.scope, { name: 'Paid', slug: 'payment.received', templateId: w.template.id });
