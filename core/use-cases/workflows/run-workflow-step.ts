@@ -26,7 +26,8 @@ export class RunWorkflowStep {
   readonly #deps: TriggerDeps;
   constructor(deps: TriggerDeps) { this.#deps = deps; }
 
-  async execute(runId: string): Promise<WorkflowRun | null> {
+  async execute(runId: string): Promise<void> {
+    let stepCount = Number.POSITIVE_INFINITY; // known after the first step: no further transaction once the run is done
     for (let i = 0; i < MAX_STEPS_PER_JOB; i++) {
       let sent: { triggerId: string; messageId: string } | null = null;
       let decision: StepDecision | 'stop';
@@ -34,6 +35,7 @@ export class RunWorkflowStep {
         decision = await this.#deps.storage.transaction(async (tx) => {
           const run = await tx.workflows.lockRun(runId);
           if (!run || !ACTIVE_RUN_STATUSES.includes(run.status)) return 'stop';
+          stepCount = run.steps.length;
           const now = this.#deps.clock.now();
           if (run.cursor >= run.steps.length) {
             await tx.workflows.updateRun(run.organizationId, run.id, { status: 'COMPLETED', waitingFor: null, updatedAt: now });
@@ -48,12 +50,12 @@ export class RunWorkflowStep {
           return result;
         });
       } catch (error) {
-        return this.#failed(runId, error);
+        await this.#failed(runId, error);
+        return;
       }
       if (sent) await this.#fallbackAtOnce(sent);
-      if (decision === 'stop' || !('next' in decision)) break;
+      if (decision === 'stop' || !('next' in decision) || decision.next >= stepCount) break;
     }
-    return this.#deps.storage.workflows.lockRun(runId);
   }
 
   async #step(env: StepEnv, step: WorkflowStep, onSent: (s: { triggerId: string; messageId: string }) => void): Promise<StepDecision> {
