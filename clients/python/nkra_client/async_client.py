@@ -4,7 +4,7 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck, WorkflowRun
 from .verify import AsyncVerify
 
 
@@ -27,6 +27,12 @@ class AsyncNkraClient:
 
     async def trigger_event(self, event: str, *, variables: Optional[Mapping[str, str]] = None, **options: Any) -> EventTrigger:
         return await asyncio.to_thread(self._client.trigger_event, event, variables=variables, **options)
+
+    async def trigger_workflow(self, event: str, **options: Any) -> WorkflowRun:
+        return await asyncio.to_thread(self._client.trigger_workflow, event, **options)
+
+    async def get_workflow_run(self, run_id: str, **options: Any) -> WorkflowRun:
+        return await asyncio.to_thread(self._client.get_workflow_run, run_id, **options)
 
     async def get_message(self, message_id: str, **options: Any) -> MessageDetail:
         return await asyncio.to_thread(self._client.get_message, message_id, **options)

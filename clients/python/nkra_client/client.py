@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, Verification, VerificationCheck, WorkflowRun
 from .verify import Verify
 
 API_VERSION = "1.0.0"
@@ -93,6 +93,18 @@ class NkraClient:
         payload = _compact({"event": event, "to": to, "contactId": contact_id, "variables": dict(variables) if variables is not None else None,
                             "countryCode": country_code, "idempotencyKey": idempotency_key or new_idempotency_key()})
         return cast(EventTrigger, self._request("POST", "/events/trigger", payload, timeout))
+
+    def trigger_workflow(self, event: str, *, to: Optional[str] = None, contact_id: Optional[str] = None,
+                         variables: Optional[Mapping[str, str]] = None, country_code: Optional[str] = None, correlation_key: Optional[str] = None,
+                         idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> WorkflowRun:
+        """POST /events/trigger for an event with a workflow (docs/workflows.md): the run started; its steps run in the worker."""
+        payload = _compact({"event": event, "to": to, "contactId": contact_id, "variables": dict(variables) if variables is not None else None,
+                            "countryCode": country_code, "correlationKey": correlation_key, "idempotencyKey": idempotency_key or new_idempotency_key()})
+        return cast(WorkflowRun, self._request("POST", "/events/trigger", payload, timeout))
+
+    def get_workflow_run(self, run_id: str, *, timeout: Optional[float] = None) -> WorkflowRun:
+        """GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost)."""
+        return cast(WorkflowRun, self._request("GET", f"/workflow-runs/{urllib.parse.quote(run_id, safe='')}", None, timeout))
 
     def get_message(self, message_id: str, *, timeout: Optional[float] = None) -> MessageDetail:
         """GET /messages/{id}: one delivery log with its provider attempts and status history."""

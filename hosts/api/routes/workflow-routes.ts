@@ -38,8 +38,8 @@ export function workflowRoutes(deps: WorkflowRouteDeps): RouteDefinition[] {
     },
     {
       method: 'GET', path: '/workflow-runs/:id', tag: 'Workflows', summary: 'One workflow run: its timeline (steps, waits, outcomes, messages, cost)',
-      auth: 'tenant', permission: 'events:read',
-      responses: { 200: 'The run with its timeline', 400: 'ORGANIZATION_REQUIRED', ...DENIED, 404: 'NOT_FOUND (unknown id, or a run of another organization)' },
+      auth: 'tenant-or-api-key', permission: 'events:read', apiKeyScope: 'events:read',
+      responses: { 200: 'The run with its timeline', 400: 'ORGANIZATION_REQUIRED', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN (role lacks events:read, or the API key lacks the scope)', 404: 'NOT_FOUND (unknown id, or a run of another organization)' },
       handler: async (input) => ok(await deps.getWorkflowRun.execute(requireTenant(input), input.params['id'] ?? '')),
     },
   ];
