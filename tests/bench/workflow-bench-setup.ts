@@ -61,7 +61,7 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
         await boss.insert(QUEUES.workflowStep, rows.slice(i, i + 1000).map((r) => ({ data: { runId: r.id }, ...(jobStartAfter ? { startAfter: jobStartAfter } : {}) })));
       }
     },
-    async startWorker(batch = 20): Promise<ChildProcess> {
+    async startWorker(batch = 8): Promise<ChildProcess> {
       const child = fork(new URL('./workflow-worker.ts', import.meta.url), [BENCH_URL, String(batch)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       await once(child, 'message');
       workers.push(child);

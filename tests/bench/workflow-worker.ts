@@ -13,15 +13,15 @@ import { testConfig } from '../support/test-config.ts';
  * queued (their delivery is not measured). argv: database URL, batch size.
  */
 const url = process.argv[2]!;
-const batch = Number(process.argv[3] ?? 20);
-const database = await openDatabase({ databaseUrl: url, poolSize: 8 });
+const batch = Number(process.argv[3] ?? 8);
+const database = await openDatabase({ databaseUrl: url, poolSize: 10 });
 const boss = await startBoss(database, { supervise: false, schedule: false });
 const config = testConfig({ databaseUrl: url, fraudNewTenantDays: 0, fraudRecipientPerHour: 1_000_000, fraudNewTenantPerHour: 100_000_000, logLevel: 'silent', workerConcurrency: batch });
 const logger = createLogger('silent');
 const infra = { database, boss, async close() { await boss.stop({ graceful: false, close: true } as never).catch(() => undefined); await database.close(); } };
 const container = buildWorkerContainer(config, logger, infra);
 await loadProviders(container);
-const handlers = container.getAll(WORKER.handlers).filter((h) => h.queue === QUEUES.workflowStep).map((h) => ({ ...h, fetchers: 2 }));
+const handlers = container.getAll(WORKER.handlers).filter((h) => h.queue === QUEUES.workflowStep);
 const worker = await startWorker(boss, handlers, logger, [], 0.5);
 process.send?.('ready');
 process.on('message', (m) => {

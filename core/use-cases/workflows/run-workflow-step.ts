@@ -10,6 +10,8 @@ import { branchStep, delayStep, finishStep, throttleStep, waitStep, type StepDec
 
 /** Steps taken in one job at most (a run has at most 20; waits end the job earlier). */
 const MAX_STEPS_PER_JOB = 25;
+/** Attempts a step gets, whatever its workflow's rule says, when it fails for a reason that is no AppError. */
+const INFRASTRUCTURE_ATTEMPTS = 10;
 
 /**
  * The `workflow-step` job `{ runId }`: runs a workflow run's steps from its cursor until it waits, ends or
@@ -95,7 +97,9 @@ export class RunWorkflowStep {
       if (!run || !ACTIVE_RUN_STATUSES.includes(run.status)) return run;
       const now = clock.now();
       const attempts = run.attempts + 1;
-      if (attempts < run.retry.attempts) {
+      // An infrastructure failure (the database or a connection timing out) is not the step's fault: it gets at least 10 attempts.
+      const allowed = isAppError(error) ? run.retry.attempts : Math.max(run.retry.attempts, INFRASTRUCTURE_ATTEMPTS);
+      if (attempts < allowed) {
         const delay = Math.min(3_600, run.retry.backoffSeconds * 2 ** (attempts - 1));
         await tx.workflows.updateRun(run.organizationId, run.id, { attempts, error: { code, message: messageText }, updatedAt: now });
         await tx.jobs.enqueue(QUEUES.workflowStep, { runId }, { startAfterSeconds: delay });
