@@ -8,11 +8,11 @@ import { useBrowserSuite } from './support/browser-suite.ts';
 
 /** Issue 31: the Events page edits an event's workflow (step list, validation, preview) and shows a run's timeline. */
 describe('E2E: workflow editor and run timeline on the Events page', function () {
-  this.timeout(120_000);
+  this.timeout(180_000);
   const suite = useBrowserSuite({ dashboard: true });
 
   it('builds a two-step workflow with a preview, refuses a bad delay before saving, and shows the run\'s timeline', async () => {
-    const api = new ApiClient(suite.server.url);
+    const api = new ApiClient(suite.server.url, 30_000); // the shared machine is slow at times
     const tenant = await registerTenant(api, 'workflow-e2e');
     await suite.server.container.get(INFRA.storage).wallets.update(tenant.organizationId,
       () => ({ amount: 10_000, kind: 'TOP_UP', reference: `seed-${randomUUID()}`, description: 'test credit' }), new Date());
