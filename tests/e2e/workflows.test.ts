@@ -8,7 +8,7 @@ import { useBrowserSuite } from './support/browser-suite.ts';
 
 /** Issue 31: the Events page edits an event's workflow (step list, validation, preview) and shows a run's timeline. */
 describe('E2E: workflow editor and run timeline on the Events page', function () {
-  this.timeout(180_000);
+  this.timeout(120_000);
   const suite = useBrowserSuite({ dashboard: true });
 
   it('builds a two-step workflow with a preview, refuses a bad delay before saving, and shows the run\'s timeline', async () => {
@@ -22,7 +22,7 @@ describe('E2E: workflow editor and run timeline on the Events page', function ()
     try {
       await signIn(page, tenant.email, tenant.password);
       await openFromMenu(page, 'Events', 'Notification events');
-      await page.getByRole('button', { name: 'Workflow' }).click();
+      await page.getByRole('button', { name: 'Workflow', exact: true }).click();
       await page.getByText('Workflow (one step: the event itself)').waitFor();
       await page.getByRole('button', { name: '+ Add step' }).click();
       const step2 = page.getByRole('listitem', { name: 'Step 2' });
@@ -41,8 +41,8 @@ describe('E2E: workflow editor and run timeline on the Events page', function ()
         const run = await api.get(`/workflow-runs/${trigger.body.data.id}`, tenant.auth);
         return run.body.data.status === 'WAITING' ? run : null;
       });
-      await page.getByRole('button', { name: 'Workflow' }).click();
-      await page.getByRole('button', { name: 'Workflow' }).click();
+      await page.getByRole('button', { name: 'Workflow', exact: true }).click();
+      await page.getByRole('button', { name: 'Workflow', exact: true }).click();
       await page.getByText('Workflow version 1').waitFor();
       await page.getByRole('button', { name: 'Show timeline' }).click();
       const timeline = page.getByLabel('Run timeline');

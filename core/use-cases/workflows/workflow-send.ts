@@ -46,7 +46,8 @@ export async function acceptSendStep(tx: Repositories, deps: TriggerDeps, run: W
   const variables = runVariables(run, contact, digestItemVariable);
   const countryCode = contact && run.request.to === null ? contact.countryCode : run.request.countryCode;
   const basis = { plan, templateId: step.templateId, variables, countryCode, fallbackSubject: run.eventSlug };
-  const prepared = { ...prepareStep(basis, template, 0, await deps.pricing.listActive(), optOutOption(deps, org)), sendAt: null };
+  // Only `tx` inside the step's transaction: on the embedded PGlite (one connection) a read through deps.pricing would wait forever.
+  const prepared = { ...prepareStep(basis, template, 0, await tx.pricing.listActive(), optOutOption(deps, org)), sendAt: null };
   const key = `workflow:${run.id}:${index}`;
   const accepted = await acceptMessagesIn(tx, deps, runContext(run), [prepared],
     { async: true, idempotency: { key, requestHash: secrets.sha256(key) }, batchId: ids.next() });
