@@ -12,9 +12,13 @@ import { QUEUES } from '../../core/ports/job-queue.ts';
 import { CreateEvent } from '../../core/use-cases/events/create-event.ts';
 import { PutWorkflow } from '../../core/use-cases/workflows/put-workflow.ts';
 import { aTemplateRecord } from '../support/template-record.ts';
+import { ensureBenchDatabase } from './send-server.ts';
 
-/** The database of the workflow benches: DATABASE_URL, by default the helper's own test database (never `test`). */
-export const BENCH_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test_h7';
+/**
+ * The database of the workflow benches: DATABASE_URL (a database of its own: the benches add organizations and
+ * runs and never clean them up), by default nkra_bench_workflows on the local server, created when missing.
+ */
+export const BENCH_URL = process.env['DATABASE_URL'] ?? await ensureBenchDatabase('postgres://postgres@127.0.0.1:5432/postgres', 'nkra_bench_workflows');
 export const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
