@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.ts';
-import { ACTIVE_RUN_STATUSES, type WorkflowRun, type WorkflowStepRun, type WorkflowVersion } from '../../core/domain/workflow.ts';
+import { ACTIVE_RUN_STATUSES, type RunStatus, type WorkflowRun, type WorkflowStepRun, type WorkflowVersion } from '../../core/domain/workflow.ts';
 import type { DigestBucket, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -55,6 +55,21 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     return [...this.#state.workflowRuns.values()]
       .filter((r) => r.organizationId === organizationId && r.correlationKey === correlationKey && ACTIVE_RUN_STATUSES.includes(r.status))
       .slice(0, Math.min(limit, 1000)).map(copy);
+  }
+
+  async resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>> {
+    const moved: Array<{ id: string; status: RunStatus }> = [];
+    for (const id of new Set(runIds)) {
+      const run = this.#state.workflowRuns.get(id);
+      const key = `${id}/${run?.cursor ?? -1}`;
+      const step = this.#state.workflowSteps.get(key);
+      if (!run || run.status !== 'WAITING' || !step || step.type !== 'delay' || step.status !== 'WAITING' || !step.resumeAt || step.resumeAt > dueBy) continue;
+      this.#state.workflowSteps.set(key, { ...step, status: 'DONE', outcome: 'RESUMED', finishedAt: now });
+      const status: RunStatus = run.cursor + 1 >= run.steps.length ? 'COMPLETED' : 'RUNNING';
+      this.#state.workflowRuns.set(id, { ...run, cursor: run.cursor + 1, status, attempts: 0, error: null, updatedAt: now });
+      moved.push({ id, status });
+    }
+    return moved;
   }
 
   async claimStep(step: WorkflowStepRun): Promise<boolean> {

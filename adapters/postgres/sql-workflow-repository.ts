@@ -124,6 +124,20 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     return rows.map(toRun);
   }
 
+  async resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>> {
+    if (runIds.length === 0) return [];
+    const rows = await sqlRows<{ id: string; status: RunStatus }>(this.#em, `with due as (
+        select r.id, r.cursor from workflow_runs r join workflow_step_runs s on s.run_id = r.id and s.step_index = r.cursor
+        where r.id = any($1::text[]) and r.status = 'WAITING' and s.type = 'delay' and s.status = 'WAITING' and s.resume_at <= $2
+        order by r.id for update of r skip locked),
+      steps as (update workflow_step_runs s set status = 'DONE', outcome = 'RESUMED', finished_at = $3
+        from due where s.run_id = due.id and s.step_index = due.cursor returning s.run_id)
+      update workflow_runs r set cursor = r.cursor + 1, attempts = 0, error = null, updated_at = $3,
+        status = case when r.cursor + 1 >= jsonb_array_length(r.steps) then 'COMPLETED' else 'RUNNING' end
+      from due where r.id = due.id and r.id in (select run_id from steps) returning r.id, r.status`, [[...new Set(runIds)], dueBy, now]);
+    return rows;
+  }
+
   async claimStep(s: WorkflowStepRun): Promise<boolean> {
     const rows = await sqlRows(this.#em, `insert into workflow_step_runs (run_id, step_index, organization_id, type, status, outcome, message_id, trigger_id,
       resume_at, detail, started_at, finished_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)

@@ -41,6 +41,13 @@ export interface WorkflowRepository {
   /** Active runs (RUNNING, WAITING) with this correlation key, at most `limit` (capped at 1000). */
   findActiveByKey(organizationId: string, correlationKey: string, limit: number): Promise<WorkflowRun[]>;
 
+  /**
+   * The batch path of delays (docs/adr/0044): of the given runs, those WAITING in a delay step whose step row
+   * is WAITING with `resume_at <= dueBy` move past it (step DONE/RESUMED, cursor + 1, RUNNING or COMPLETED when
+   * it was the last step), all in one statement; runs locked by another transaction are skipped. Answers the
+   * runs moved with their new status.
+   */
+  resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>>;
   /** Inserts the step run; false (nothing written) when (runId, index) already exists. */
   claimStep(step: WorkflowStepRun): Promise<boolean>;
   findStep(organizationId: string, runId: string, index: number): Promise<WorkflowStepRun | null>;

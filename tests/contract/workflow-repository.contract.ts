@@ -85,6 +85,26 @@ export function describeWorkflowRepositoryContract(name: string, makeStorage: ()
       expect((await storage.workflows.listSteps(a.id, run.id)).map((s) => [s.index, s.status, s.outcome])).to.deep.equal([[0, 'DONE', 'RESUMED'], [1, 'DONE', 'SENT']]);
     });
 
+    it('resumes due delays in one call: the last step completes the run, a later step leaves it RUNNING, others are untouched', async () => {
+      const a = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const delay = { type: 'delay' as const, seconds: 60 };
+      const last = aRun(event, { status: 'WAITING', steps: [delay] });
+      const more = aRun(event, { status: 'WAITING', steps: [delay, { type: 'throttle', limit: 1, windowSeconds: 60 }] });
+      const early = aRun(event, { status: 'WAITING', steps: [delay] });
+      const notDelay = aRun(event, { status: 'WAITING', steps: [{ type: 'digest', windowSeconds: 60, maxItems: 10, lookBack: false }] });
+      for (const run of [last, more, early, notDelay]) await storage.workflows.insertRun(run);
+      for (const run of [last, more]) await storage.workflows.claimStep(aStep(run, 0, { resumeAt: at(60) }));
+      await storage.workflows.claimStep(aStep(early, 0, { resumeAt: at(120) }));
+      await storage.workflows.claimStep(aStep(notDelay, 0, { type: 'digest', resumeAt: at(60) }));
+      const moved = await storage.transaction((tx) => tx.workflows.resumeDueDelays([last.id, more.id, early.id, notDelay.id, last.id], at(60), at(61)));
+      expect(moved.map((m) => [m.id, m.status]).sort()).to.deep.equal([[last.id, 'COMPLETED'], [more.id, 'RUNNING']].sort());
+      expect(await storage.workflows.findRun(a.id, last.id)).to.include({ cursor: 1, status: 'COMPLETED' });
+      expect(await storage.workflows.findStep(a.id, more.id, 0)).to.include({ status: 'DONE', outcome: 'RESUMED' });
+      expect(await storage.workflows.findRun(a.id, early.id)).to.include({ cursor: 0, status: 'WAITING' });
+      expect(await storage.transaction((tx) => tx.workflows.resumeDueDelays([last.id, more.id], at(60), at(62)))).to.deep.equal([]);
+    });
+
     it('flushes a digest bucket once, with its items in arrival order; a flushed bucket takes no item', async () => {
       const a = await seedOrganization(storage);
       const key = uniqueId('bucket');

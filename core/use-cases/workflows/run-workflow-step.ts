@@ -60,6 +60,17 @@ export class RunWorkflowStep {
     }
   }
 
+  /**
+   * The batch path of a `workflow-step` job batch: the runs whose current step is a due delay move past it in
+   * one statement (many runs delayed to the same instant resume together); the others, and those with steps
+   * left after their delay, go through `execute` one by one. Answers the runs that are done.
+   */
+  async resumeDueDelays(runIds: readonly string[]): Promise<Set<string>> {
+    const now = this.#deps.clock.now();
+    const moved = await this.#deps.storage.transaction((tx) => tx.workflows.resumeDueDelays(runIds, new Date(now.getTime() + 500), now));
+    return new Set(moved.filter((m) => m.status === 'COMPLETED').map((m) => m.id));
+  }
+
   async #step(env: StepEnv, step: WorkflowStep, onSent: (s: { triggerId: string; messageId: string }) => void): Promise<StepDecision> {
     switch (step.type) {
       case 'send': {

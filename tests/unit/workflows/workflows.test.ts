@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { workflowStepHandler } from '../../../hosts/worker/workflow-step-handler.ts';
 import { caught } from '../messaging/messaging-fixtures.ts';
 import { buildWorkflows } from './workflow-fixtures.ts';
 
@@ -81,6 +82,19 @@ describe('Workflows (memory adapters)', () => {
       expect(view.status).to.equal('COMPLETED');
       expect(view.timeline.map((s) => s.outcome)).to.deep.equal(['RESUMED', 'SENT']);
       expect(w.providers.SMS.received).to.have.length(1);
+    });
+
+    it('resumes a batch of due delays together and continues the runs with steps left', async () => {
+      const w = await buildWorkflows();
+      await w.put.execute(w.scope, w.event.id, { steps: [{ type: 'delay', seconds: 60 }, { type: 'send' }] });
+      const runs = [await w.trigger({ to: '+233241234560', variables: { firstName: 'A', order: '1' } }), await w.trigger({ to: '+233241234561', variables: { firstName: 'B', order: '2' } })];
+      await w.work();
+      w.core.clock.advance(60_000);
+      const handler = workflowStepHandler(w.runner, 10);
+      expect(await handler.handleBatch!(runs.map((r) => ({ runId: r.id })))).to.deep.equal([null, null]);
+      await w.work();
+      expect(w.providers.SMS.received).to.have.length(2);
+      expect((await w.timeline.execute(w.scope, runs[0]!.id)).timeline.map((s) => s.outcome)).to.deep.equal(['RESUMED', 'SENT']);
     });
 
     it('digests with look-back: the first trigger goes at once, the next ones of the window make ONE message listing them', async () => {
