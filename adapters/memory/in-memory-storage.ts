@@ -43,6 +43,7 @@ import { InMemorySegmentRepository } from './in-memory-segment-repository.ts';
 import { InMemoryCampaignRepository } from './in-memory-campaign-repository.ts';
 import { InMemorySsoRepository } from './in-memory-sso-repository.ts';
 import { InMemoryOrgAuditLog } from './in-memory-org-audit-log.ts';
+import { InMemoryWorkflowRepository } from './in-memory-workflow-repository.ts';
 
 /**
  * Storage in process memory, for tests and for embedding teams' own tests. Transactions run one at a
@@ -61,6 +62,7 @@ export class InMemoryStorage implements Storage {
   readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications; readonly optOutLinks; readonly sendWindows; readonly inbox;
   readonly conversations; readonly inboundNumbers; readonly sso;
   readonly secondFactors; readonly signInChallenges; readonly twoFactorPolicies;
+  readonly workflows;
   /** Where the inbox repository publishes feed changes (in process). */
   readonly inboxFeed = new InMemoryInboxFeed();
   #tail: Promise<unknown> = Promise.resolve();
@@ -109,6 +111,7 @@ export class InMemoryStorage implements Storage {
     this.secondFactors = new InMemorySecondFactorRepository(this.state);
     this.signInChallenges = new InMemorySignInChallengeRepository(this.state);
     this.twoFactorPolicies = new InMemoryTwoFactorPolicyRepository(this.state);
+    this.workflows = new InMemoryWorkflowRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -32,6 +32,8 @@ import type { Verification, VerifySettings } from '../../core/domain/verificatio
 import type { Conversation, InboundMessage, InboundNumber } from '../../core/domain/conversation.ts';
 import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
 import type { InboxItem, InboxSettings } from '../../core/domain/inbox.ts';
+import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
+import type { DigestBucket } from '../../core/ports/workflow-repository.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -112,6 +114,14 @@ export class MemoryState {
   inboundKeywords: TenantKeyword[] = [];
   ssoConnections = new Map<string, SsoConnection>();
   ssoDomains = new Map<string, SsoDomain>();
+  workflowVersions: WorkflowVersion[] = [];
+  workflowRuns = new Map<string, WorkflowRun>();
+  /** Key: `${runId}/${index}`. */
+  workflowSteps = new Map<string, WorkflowStepRun>();
+  digestBuckets: DigestBucket[] = [];
+  digestItems: Array<{ bucketId: string; runId: string; variables: Record<string, string>; at: Date }> = [];
+  /** Key: `${organizationId} ${key} ${windowStart}`. */
+  throttles = new Map<string, number>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

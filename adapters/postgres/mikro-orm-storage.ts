@@ -44,6 +44,7 @@ import { SqlEventTriggerRepository } from './sql-event-trigger-repository.ts';
 import { SqlContactImportRepository } from './sql-contact-import-repository.ts';
 import { SqlSegmentRepository } from './sql-segment-repository.ts';
 import { SqlCampaignRepository } from './sql-campaign-repository.ts';
+import { SqlWorkflowRepository } from './sql-workflow-repository.ts';
 
 /**
  * Storage on MikroORM (PGlite or PostgreSQL). Outside a transaction every repository call runs on a
@@ -99,6 +100,7 @@ export class MikroOrmStorage implements Storage {
   get inboundNumbers() { return new SqlInboundNumberRepository(this.#database.em()); }
   get sso() { return new SqlSsoRepository(this.#database.em()); }
   get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
+  get workflows() { return new SqlWorkflowRepository(this.#database.em()); }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
     return this.#database.em().transactional((em) => work(this.#bound(em)));
@@ -149,6 +151,7 @@ export class MikroOrmStorage implements Storage {
       inboundNumbers: new SqlInboundNumberRepository(em),
       sso: new SqlSsoRepository(em),
       campaigns: new SqlCampaignRepository(em),
+      workflows: new SqlWorkflowRepository(em),
     };
   }
 }

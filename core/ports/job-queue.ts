@@ -28,6 +28,8 @@ export const QUEUES = {
   contactImport: 'contact-import',
   /** Campaign start and fan-out batches: `{ campaignId, organizationId }` (core/use-cases/campaigns/run-campaign.ts). */
   campaignRun: 'campaign-run',
+  /** The next step of a workflow run: `{ runId }` (core/use-cases/workflows/run-workflow-step.ts); stale or repeated jobs do nothing. */
+  workflowStep: 'workflow-step',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -41,6 +41,7 @@ import type { SsoRepository } from './sso-repository.ts';
 import type { SecondFactorRepository } from './second-factor-repository.ts';
 import type { SignInChallengeRepository } from './sign-in-challenge-repository.ts';
 import type { TwoFactorPolicyRepository } from './two-factor-policy-repository.ts';
+import type { WorkflowRepository } from './workflow-repository.ts';
 
 /** Every repository, plus the job queue so that enqueueing commits with the writes. */
 export interface Repositories {
@@ -91,6 +92,8 @@ export interface Repositories {
   secondFactors: SecondFactorRepository;
   signInChallenges: SignInChallengeRepository;
   twoFactorPolicies: TwoFactorPolicyRepository;
+  /** Workflow versions, runs, step runs, digests and throttles (docs/workflows.md). */
+  workflows: WorkflowRepository;
 }
 
 /**

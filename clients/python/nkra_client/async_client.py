@@ -4,7 +4,7 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun
 from .verify import AsyncVerify
 
 
@@ -30,6 +30,12 @@ class AsyncNkraClient:
 
     async def lookup_network(self, to: str, **options: Any) -> NumberNetwork:
         return await asyncio.to_thread(self._client.lookup_network, to, **options)
+
+    async def trigger_workflow(self, event: str, **options: Any) -> WorkflowRun:
+        return await asyncio.to_thread(self._client.trigger_workflow, event, **options)
+
+    async def get_workflow_run(self, run_id: str, **options: Any) -> WorkflowRun:
+        return await asyncio.to_thread(self._client.get_workflow_run, run_id, **options)
 
     async def get_message(self, message_id: str, **options: Any) -> MessageDetail:
         return await asyncio.to_thread(self._client.get_message, message_id, **options)

@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun
 from .verify import Verify
 
 API_VERSION = "1.0.0"
@@ -104,6 +104,18 @@ class NkraClient:
     def lookup_network(self, to: str, *, country_code: Optional[str] = None, lookup: bool = True, timeout: Optional[float] = None) -> NumberNetwork:
         """POST /routing/lookups: the network a number is on now; with ``lookup`` a paid lookup (charged like a send) unless it is known."""
         return cast(NumberNetwork, self._request("POST", "/routing/lookups", _compact({"to": to, "countryCode": country_code, "lookup": lookup}), timeout, max_retries=0))
+
+    def trigger_workflow(self, event: str, *, to: Optional[str] = None, contact_id: Optional[str] = None,
+                         variables: Optional[Mapping[str, str]] = None, country_code: Optional[str] = None, correlation_key: Optional[str] = None,
+                         idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> WorkflowRun:
+        """POST /events/trigger for an event with a workflow (docs/workflows.md): the run started; its steps run in the worker."""
+        payload = _compact({"event": event, "to": to, "contactId": contact_id, "variables": dict(variables) if variables is not None else None,
+                            "countryCode": country_code, "correlationKey": correlation_key, "idempotencyKey": idempotency_key or new_idempotency_key()})
+        return cast(WorkflowRun, self._request("POST", "/events/trigger", payload, timeout))
+
+    def get_workflow_run(self, run_id: str, *, timeout: Optional[float] = None) -> WorkflowRun:
+        """GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost)."""
+        return cast(WorkflowRun, self._request("GET", f"/workflow-runs/{urllib.parse.quote(run_id, safe='')}", None, timeout))
 
     def get_message(self, message_id: str, *, timeout: Optional[float] = None) -> MessageDetail:
         """GET /messages/{id}: one delivery log with its provider attempts and status history."""

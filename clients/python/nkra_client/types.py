@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 if sys.version_info >= (3, 11):
     from typing import Literal, NotRequired, TypedDict
@@ -102,6 +102,28 @@ class EventTrigger(TypedDict):
     retryAt: Optional[str]
     steps: List[TriggerStep]
     deliveryLogs: List[DeliveryLog]
+    createdAt: str
+    updatedAt: str
+
+
+class WorkflowRun(TypedDict, total=False):
+    """A workflow run (docs/workflows.md): the answer of POST /events/trigger for an event with a workflow, and of GET /workflow-runs/{id}."""
+    workflowRun: bool
+    id: str
+    eventId: str
+    event: str
+    version: int
+    status: str
+    cursor: int
+    correlationKey: Optional[str]
+    waitingFor: Optional[str]
+    error: Optional[Dict[str, str]]
+    attempts: int
+    steps: List[Dict[str, Any]]
+    timeline: List[Dict[str, Any]]
+    cost: int
+    cancelled: List[str]
+    resumed: List[str]
     createdAt: str
     updatedAt: str
 

@@ -1,7 +1,7 @@
 import { NkraError } from './errors.js';
 import { newIdempotencyKey } from './random.js';
 import type {
-  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck,
+  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck, WorkflowRun,
 } from './types.js';
 
 /** The API version this client was written for (paths carry no version prefix). */
@@ -81,10 +81,24 @@ export class NkraClient {
     return this.#request<DeliveryLog[]>('POST', '/messages/bulk', body, options);
   }
 
-  /** POST /events/trigger: the trigger with its channel plan, steps and delivery logs. */
+  /** POST /events/trigger: the trigger with its channel plan, steps and delivery logs (an event without a workflow). */
   async triggerEvent(input: TriggerEventInput, options: RequestOptions = {}): Promise<EventTrigger> {
     const body = { ...input, idempotencyKey: input.idempotencyKey ?? await newIdempotencyKey() };
     return this.#request<EventTrigger>('POST', '/events/trigger', body, options);
+  }
+
+  /**
+   * POST /events/trigger for an event with a workflow (docs/workflows.md): the run started, its steps running in
+   * the worker (follow it with getWorkflowRun), with the runs the trigger cancelled or resumed.
+   */
+  async triggerWorkflow(input: TriggerEventInput, options: RequestOptions = {}): Promise<WorkflowRun> {
+    const body = { ...input, idempotencyKey: input.idempotencyKey ?? await newIdempotencyKey() };
+    return this.#request<WorkflowRun>('POST', '/events/trigger', body, options);
+  }
+
+  /** GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost). */
+  async getWorkflowRun(id: string, options: RequestOptions = {}): Promise<WorkflowRun> {
+    return this.#request<WorkflowRun>('GET', `/workflow-runs/${encodeURIComponent(id)}`, undefined, options);
   }
 
   /**

@@ -122,6 +122,37 @@ export interface TriggerEventInput {
   /** The first message not before this ISO 8601 time (docs/scheduling.md). */
   sendAt?: string;
   idempotencyKey?: string;
+  /** Relates triggers (docs/workflows.md): cancels or resumes active workflow runs with the same key; a run started carries it. */
+  correlationKey?: string;
+  subscriberId?: string;
+}
+
+/** The answer of POST /events/trigger for an event with a workflow, and of GET /workflow-runs/{id} (docs/workflows.md). */
+export interface WorkflowRun {
+  /** Set on the answer of POST /events/trigger only. */
+  workflowRun?: true;
+  id: string;
+  eventId: string;
+  event: string;
+  version: number;
+  status: 'RUNNING' | 'WAITING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+  cursor: number;
+  correlationKey: string | null;
+  waitingFor: string | null;
+  error: { code: string; message: string } | null;
+  attempts: number;
+  steps: Array<Record<string, unknown> & { type: 'send' | 'delay' | 'digest' | 'throttle' | 'branch' | 'wait' }>;
+  timeline: Array<{
+    index: number; type: string; status: 'WAITING' | 'DONE' | 'FAILED'; outcome: string | null; messageId: string | null; triggerId: string | null;
+    resumeAt: string | null; detail: Record<string, unknown>; message: { status: string; channel: string; cost: number } | null; startedAt: string; finishedAt: string | null;
+  }>;
+  /** Pesewas charged for the run's messages. */
+  cost: number;
+  /** On the answer of POST /events/trigger: runs this trigger cancelled or resumed. */
+  cancelled?: string[];
+  resumed?: string[];
+  createdAt: string;
+  updatedAt: string;
 }
 
 export type TriggerStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';

@@ -39,6 +39,11 @@ export const TriggerEventInput = v.pipe(v.object({
   sendAt: sendAtSchema,
   /** Renders the event's template in this locale when it has it (docs/templates.md, "Locales"); before the contact's and the organization's. */
   locale: v.optional(localeSchema),
+  /**
+   * Relates triggers (docs/workflows.md): a trigger with a key cancels the active workflow runs with the same key whose
+   * workflow lists its event in `cancelOn`, and resumes those waiting for its event; a run started by it carries the key.
+   */
+  correlationKey: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
 }), v.check((input) => input.to !== undefined || input.contactId !== undefined || input.subscriberId !== undefined, 'to or contactId is required'));
 
 /**

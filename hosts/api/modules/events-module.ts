@@ -6,7 +6,13 @@ import { ListEvents } from '../../../core/use-cases/events/list-events.ts';
 import { ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
 import { TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
 import { UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
+import { GetWorkflow } from '../../../core/use-cases/workflows/get-workflow.ts';
+import { GetWorkflowRun } from '../../../core/use-cases/workflows/get-workflow-run.ts';
+import { ListWorkflowRuns } from '../../../core/use-cases/workflows/list-workflow-runs.ts';
+import { PutWorkflow } from '../../../core/use-cases/workflows/put-workflow.ts';
+import { StartWorkflowRun } from '../../../core/use-cases/workflows/start-workflow-run.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
+import { workflowRoutes } from '../routes/workflow-routes.ts';
 import { eventRoutes } from '../routes/event-routes.ts';
 import { API } from '../tokens.ts';
 
@@ -23,8 +29,15 @@ export function bindEventsModule(container: Container): void {
         triggerEvent: new TriggerEvent(deps),
         getTrigger: new GetTrigger({ storage }),
         listEventTriggers: new ListEventTriggers({ storage }),
+        startWorkflowRun: new StartWorkflowRun(deps),
         onSent: (channel, status) => metrics.sends.inc({ channel, status }),
       });
     },
     [MESSAGING.sendDeps, API.metrics]).inSingletonScope();
+  container.bind(API.routes).toResolvedValue(
+    ({ storage, ids, clock }) => workflowRoutes({
+      putWorkflow: new PutWorkflow({ storage, ids, clock }), getWorkflow: new GetWorkflow({ storage }),
+      getWorkflowRun: new GetWorkflowRun({ storage }), listWorkflowRuns: new ListWorkflowRuns({ storage }),
+    }),
+    [MESSAGING.sendDeps]).inSingletonScope();
 }

@@ -5,6 +5,7 @@ import { MAX_EVENTS_LISTED, type ListEvents } from '../../../core/use-cases/even
 import { ListEventTriggersInput, MAX_TRIGGERS_LISTED, type ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
 import { TriggerEventInput, type TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
 import { UpdateEventInput, type UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
+import type { StartWorkflowRun } from '../../../core/use-cases/workflows/start-workflow-run.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
 import { sendContext } from './message-routes.ts';
 
@@ -16,6 +17,8 @@ export interface EventRouteDeps {
   triggerEvent: TriggerEvent;
   getTrigger: GetTrigger;
   listEventTriggers: ListEventTriggers;
+  /** Starts the run of an event with a workflow (docs/workflows.md); events without one are sent by triggerEvent. */
+  startWorkflowRun?: StartWorkflowRun;
   onSent?: (channel: string, status: string) => void;
 }
 
@@ -44,12 +47,18 @@ export function eventRoutes(deps: EventRouteDeps): RouteDefinition[] {
       method: 'POST', path: '/events/trigger', tag: 'Events', summary: 'Trigger a notification event by slug, to `to` or `contactId`',
       auth: 'tenant-or-api-key', permission: 'events:trigger', apiKeyScope: 'events:trigger', body: TriggerEventInput,
       responses: {
-        201: 'The trigger: status, channel plan, steps and the delivery log of every message sent (fallbacks taken at send time included)',
+        201: 'The trigger: status, channel plan, steps and the delivery log of every message sent (fallbacks taken at send time included); '
+          + 'for an event with a workflow, the run started (`workflowRun: true`, steps run in the worker) with the runs it cancelled or resumed',
         400: 'VALIDATION_ERROR (neither to nor contactId, a malformed to, a missing template variable, an event without template)',
         402: 'INSUFFICIENT_BALANCE', 404: 'NOT_FOUND (no event with this slug, or an unknown contactId)',
         422: 'EVENT_INACTIVE, RECIPIENT_UNREACHABLE (no address for any of the event\'s channels), IDEMPOTENCY_KEY_REUSED or TEMPLATE_NOT_APPROVED',
       },
       handler: async (input) => {
+        const started = deps.startWorkflowRun ? await deps.startWorkflowRun.execute(sendContext(input), input.body) : null;
+        if (started?.run) {
+          if (started.replayed) input.koa.set('Idempotent-Replayed', 'true');
+          return ok({ workflowRun: true, ...started.run, cancelled: started.cancelled, resumed: started.resumed }, 201);
+        }
         const result = await deps.triggerEvent.execute(sendContext(input), input.body);
         if (result.replayed) input.koa.set('Idempotent-Replayed', 'true');
         else for (const log of result.trigger.deliveryLogs) deps.onSent?.(String(log['channel']), String(log['status']));

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
+import { WorkflowPanel } from './workflow-editor.tsx';
 import { Badge, SEND_CHANNELS as CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Event = Record<string, unknown> & { id: string; name: string; slug: string };
@@ -116,6 +117,8 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
   const routes = useRoutes();
   const canHistory = routes?.has('GET /events/{id}/triggers') ?? false;
   const [showHistory, setShowHistory] = useState(false);
+  const canWorkflow = routes?.has('PUT /events/{id}/workflow') ?? false;
+  const [showWorkflow, setShowWorkflow] = useState(false);
   const history = useAsync(async () => (showHistory && canHistory ? asList<Record<string, unknown>>(await api.get(`/events/${encodeURIComponent(event.id)}/triggers?limit=20`)) : []), [showHistory, canHistory, result]);
   return (
     <article className="card event" aria-labelledby={`ev-${event.id}`}>
@@ -124,6 +127,7 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
         <div className="actions">
           {onEdit && <button type="button" className="secondary" onClick={onEdit}>Edit</button>}
           {canHistory && <button type="button" className="secondary" aria-expanded={showHistory} onClick={() => setShowHistory(!showHistory)}>Recent triggers</button>}
+          {canWorkflow && <button type="button" className="secondary" aria-expanded={showWorkflow} onClick={() => setShowWorkflow(!showWorkflow)}>Workflow</button>}
           <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>Trigger a test</button>
         </div>
       </header>
@@ -135,6 +139,7 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
           <tbody>{history.data!.map((t, i) => <tr key={String(t['id'] ?? i)}><td><Time value={t['createdAt']} /></td><td>{str(t['to'] ?? t['contactId'])}</td><td><Badge value={t['status']} /></td><td>{str(t['channel'])}</td></tr>)}</tbody>
         </table></div>
       ))}
+      {showWorkflow && <WorkflowPanel eventId={event.id} templates={templates} />}
       {open && (
         <form onSubmit={onTrigger} noValidate aria-label={`Trigger ${event.slug}`}>
           <ErrorBanner error={form.error} shownFields={['to', 'subscriberId', 'variables']} />
@@ -147,7 +152,7 @@ function EventRow({ event, templates, onEdit }: { event: Event; templates: Templ
             const first = logs[0];
             return (
               <Notice kind="success">
-                Triggered: <Badge value={result['status'] ?? 'accepted'} />{result['channel'] ? ` on ${str(result['channel'])}` : ''}
+                Triggered{result['workflowRun'] ? ' (workflow run, steps run in the worker)' : ''}: <Badge value={result['status'] ?? 'accepted'} />{result['channel'] ? ` on ${str(result['channel'])}` : ''}
                 {Array.isArray(result['plan']) ? ` (plan: ${(result['plan'] as string[]).join(' → ')})` : ''}.{' '}
                 {first?.['id'] ? <Link to={`/app/logs/${encodeURIComponent(String(first['id']))}`}>See the message</Link> : 'It appears in the delivery logs.'}
               </Notice>

@@ -1,0 +1,129 @@
+import { AppError } from '../../core/errors.ts';
+import { ACTIVE_RUN_STATUSES, type RunStatus, type WorkflowRun, type WorkflowStepRun, type WorkflowVersion } from '../../core/domain/workflow.ts';
+import type { DigestBucket, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import { copy, type MemoryState } from './memory-state.ts';
+
+const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** Transactions of InMemoryStorage run one at a time, so a "lock" is a plain read here. */
+export class InMemoryWorkflowRepository implements WorkflowRepository {
+  readonly #state: MemoryState;
+  constructor(state: MemoryState) { this.#state = state; }
+
+  async insertVersion(version: WorkflowVersion): Promise<void> {
+    if (this.#state.workflowVersions.some((v) => v.eventId === version.eventId && v.version === version.version)) {
+      throw new AppError('CONFLICT', 'This workflow version already exists');
+    }
+    this.#state.workflowVersions.push(copy(version));
+  }
+
+  async latestVersion(organizationId: string, eventId: string): Promise<WorkflowVersion | null> {
+    return (await this.listVersions(organizationId, eventId, 1))[0] ?? null;
+  }
+
+  async listVersions(organizationId: string, eventId: string, limit: number): Promise<WorkflowVersion[]> {
+    return this.#state.workflowVersions.filter((v) => v.organizationId === organizationId && v.eventId === eventId)
+      .sort((a, b) => b.version - a.version).slice(0, Math.min(limit, 100)).map(copy);
+  }
+
+  async insertRun(run: WorkflowRun): Promise<void> {
+    this.#state.workflowRuns.set(run.id, copy(run));
+  }
+
+  async findRun(organizationId: string, id: string): Promise<WorkflowRun | null> {
+    const run = this.#state.workflowRuns.get(id);
+    return run && run.organizationId === organizationId ? copy(run) : null;
+  }
+
+  async lockRun(id: string): Promise<WorkflowRun | null> {
+    const run = this.#state.workflowRuns.get(id);
+    return run ? copy(run) : null;
+  }
+
+  async updateRun(organizationId: string, id: string, patch: RunPatch): Promise<void> {
+    const run = this.#state.workflowRuns.get(id);
+    if (run && run.organizationId === organizationId) this.#state.workflowRuns.set(id, { ...run, ...copy(patch) });
+  }
+
+  async listRuns(organizationId: string, eventId: string, limit: number): Promise<WorkflowRun[]> {
+    return [...this.#state.workflowRuns.values()].filter((r) => r.organizationId === organizationId && r.eventId === eventId)
+      .sort(newestFirst).slice(0, Math.min(limit, 100)).map(copy);
+  }
+
+  async findActiveByKey(organizationId: string, correlationKey: string, limit: number): Promise<WorkflowRun[]> {
+    return [...this.#state.workflowRuns.values()]
+      .filter((r) => r.organizationId === organizationId && r.correlationKey === correlationKey && ACTIVE_RUN_STATUSES.includes(r.status))
+      .slice(0, Math.min(limit, 1000)).map(copy);
+  }
+
+  async resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>> {
+    const moved: Array<{ id: string; status: RunStatus }> = [];
+    for (const id of new Set(runIds)) {
+      const run = this.#state.workflowRuns.get(id);
+      const key = `${id}/${run?.cursor ?? -1}`;
+      const step = this.#state.workflowSteps.get(key);
+      if (!run || run.status !== 'WAITING' || !step || step.type !== 'delay' || step.status !== 'WAITING' || !step.resumeAt || step.resumeAt > dueBy) continue;
+      this.#state.workflowSteps.set(key, { ...step, status: 'DONE', outcome: 'RESUMED', finishedAt: now });
+      const status: RunStatus = run.cursor + 1 >= run.steps.length ? 'COMPLETED' : 'RUNNING';
+      this.#state.workflowRuns.set(id, { ...run, cursor: run.cursor + 1, status, attempts: 0, error: null, updatedAt: now });
+      moved.push({ id, status });
+    }
+    return moved;
+  }
+
+  async claimStep(step: WorkflowStepRun): Promise<boolean> {
+    const key = `${step.runId}/${step.index}`;
+    if (this.#state.workflowSteps.has(key)) return false;
+    this.#state.workflowSteps.set(key, copy(step));
+    return true;
+  }
+
+  async findStep(organizationId: string, runId: string, index: number): Promise<WorkflowStepRun | null> {
+    const step = this.#state.workflowSteps.get(`${runId}/${index}`);
+    return step && step.organizationId === organizationId ? copy(step) : null;
+  }
+
+  async updateStep(organizationId: string, runId: string, index: number, patch: Partial<WorkflowStepRun>): Promise<void> {
+    const key = `${runId}/${index}`;
+    const step = this.#state.workflowSteps.get(key);
+    if (step && step.organizationId === organizationId) this.#state.workflowSteps.set(key, { ...step, ...copy(patch) });
+  }
+
+  async listSteps(organizationId: string, runId: string): Promise<WorkflowStepRun[]> {
+    return [...this.#state.workflowSteps.values()].filter((s) => s.organizationId === organizationId && s.runId === runId)
+      .sort((a, b) => a.index - b.index).map(copy);
+  }
+
+  async lockLatestBucket(organizationId: string, bucketKey: string): Promise<DigestBucket | null> {
+    const hits = this.#state.digestBuckets.filter((b) => b.organizationId === organizationId && b.bucketKey === bucketKey);
+    return hits.length ? copy(hits.sort(newestFirst)[0]!) : null;
+  }
+
+  async openBucket(bucket: DigestBucket): Promise<void> {
+    this.#state.digestBuckets.push(copy(bucket));
+  }
+
+  async addDigestItem(organizationId: string, bucketId: string, runId: string, variables: Record<string, string>, at: Date): Promise<number> {
+    const bucket = this.#state.digestBuckets.find((b) => b.id === bucketId && b.organizationId === organizationId);
+    if (!bucket || bucket.status !== 'OPEN') throw new AppError('CONFLICT', 'The digest bucket is not open');
+    this.#state.digestItems.push({ bucketId, runId, variables: copy(variables), at });
+    bucket.itemCount += 1;
+    return bucket.itemCount;
+  }
+
+  async flushDigest(organizationId: string, bucketId: string, limit: number): Promise<{ flushed: boolean; items: Array<Record<string, string>> }> {
+    const bucket = this.#state.digestBuckets.find((b) => b.id === bucketId && b.organizationId === organizationId);
+    if (!bucket || bucket.status !== 'OPEN') return { flushed: false, items: [] };
+    bucket.status = 'FLUSHED';
+    return { flushed: true, items: this.#state.digestItems.filter((i) => i.bucketId === bucketId).slice(0, limit).map((i) => copy(i.variables)) };
+  }
+
+  async takeThrottle(organizationId: string, key: string, windowStart: Date, limit: number): Promise<boolean> {
+    const k = `${organizationId} ${key} ${windowStart.toISOString()}`;
+    const count = this.#state.throttles.get(k) ?? 0;
+    if (count >= limit) return false;
+    this.#state.throttles.set(k, count + 1);
+    return true;
+  }
+}

@@ -1,0 +1,203 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { AppError } from '../../core/errors.ts';
+import type { RunStatus, StepRunStatus, StepType, WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
+import type { DigestBucket, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import { isUniqueViolation } from './db-errors.ts';
+import { sqlRows, toDate } from './sql-rows.ts';
+
+type Row = Record<string, unknown>;
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) as T : value as T);
+
+function toVersion(r: Row): WorkflowVersion {
+  return {
+    id: r['id'] as string, organizationId: r['organization_id'] as string, eventId: r['event_id'] as string, version: Number(r['version']),
+    steps: json(r['steps']), cancelOn: json(r['cancel_on']), retry: json(r['retry']), createdAt: toDate(r['created_at'] as Date)!,
+  };
+}
+
+function toRun(r: Row): WorkflowRun {
+  return {
+    id: r['id'] as string, organizationId: r['organization_id'] as string, eventId: r['event_id'] as string, eventSlug: r['event_slug'] as string,
+    version: Number(r['version']), steps: json(r['steps']), cancelOn: json(r['cancel_on']), retry: json(r['retry']), request: json(r['request']),
+    correlationKey: r['correlation_key'] as string | null, status: r['status'] as RunStatus, cursor: Number(r['cursor']), attempts: Number(r['attempts']),
+    waitingFor: r['waiting_for'] as string | null, signal: json(r['signal']) ?? null, digest: json(r['digest']) ?? null, error: json(r['error']) ?? null,
+    apiKeyId: r['api_key_id'] as string | null, userId: r['user_id'] as string | null, isSandbox: r['is_sandbox'] as boolean,
+    createdAt: toDate(r['created_at'] as Date)!, updatedAt: toDate(r['updated_at'] as Date)!,
+  };
+}
+
+function toStep(r: Row): WorkflowStepRun {
+  return {
+    runId: r['run_id'] as string, organizationId: r['organization_id'] as string, index: Number(r['step_index']), type: r['type'] as StepType,
+    status: r['status'] as StepRunStatus, outcome: r['outcome'] as string | null, messageId: r['message_id'] as string | null,
+    triggerId: r['trigger_id'] as string | null, resumeAt: toDate(r['resume_at'] as Date | null), detail: json(r['detail']),
+    startedAt: toDate(r['started_at'] as Date)!, finishedAt: toDate(r['finished_at'] as Date | null),
+  };
+}
+
+function toBucket(r: Row): DigestBucket {
+  return {
+    id: r['id'] as string, organizationId: r['organization_id'] as string, bucketKey: r['bucket_key'] as string, ownerRunId: r['owner_run_id'] as string,
+    status: r['status'] as DigestBucket['status'], itemCount: Number(r['item_count']), flushAt: toDate(r['flush_at'] as Date)!, createdAt: toDate(r['created_at'] as Date)!,
+  };
+}
+
+const RUN_COLUMNS: Record<keyof RunPatch, [string, boolean]> = {
+  status: ['status', false], cursor: ['cursor', false], attempts: ['attempts', false], waitingFor: ['waiting_for', false],
+  signal: ['signal', true], digest: ['digest', true], error: ['error', true], updatedAt: ['updated_at', false],
+};
+const STEP_COLUMNS: Record<string, [string, boolean]> = {
+  status: ['status', false], outcome: ['outcome', false], messageId: ['message_id', false], triggerId: ['trigger_id', false],
+  resumeAt: ['resume_at', false], detail: ['detail', true], finishedAt: ['finished_at', false],
+};
+
+function setClause(patch: Record<string, unknown>, columns: Record<string, [string, boolean]>, params: unknown[]): string {
+  const sets: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    const column = columns[key];
+    if (!column || value === undefined) continue;
+    params.push(column[1] ? (value === null ? null : JSON.stringify(value)) : value);
+    sets.push(`${column[0]} = $${params.length}${column[1] ? '::jsonb' : ''}`);
+  }
+  return sets.join(', ');
+}
+
+export class SqlWorkflowRepository implements WorkflowRepository {
+  readonly #em: EntityManager;
+  constructor(em: EntityManager) { this.#em = em; }
+
+  async insertVersion(v: WorkflowVersion): Promise<void> {
+    try {
+      await sqlRows(this.#em, `insert into workflow_versions (id, organization_id, event_id, version, steps, cancel_on, retry, created_at)
+        values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8)`,
+      [v.id, v.organizationId, v.eventId, v.version, JSON.stringify(v.steps), JSON.stringify(v.cancelOn), JSON.stringify(v.retry), v.createdAt]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'This workflow version already exists');
+      throw error;
+    }
+  }
+
+  async latestVersion(organizationId: string, eventId: string): Promise<WorkflowVersion | null> {
+    return (await this.listVersions(organizationId, eventId, 1))[0] ?? null;
+  }
+
+  async listVersions(organizationId: string, eventId: string, limit: number): Promise<WorkflowVersion[]> {
+    const rows = await sqlRows<Row>(this.#em, `select * from workflow_versions where organization_id = $1 and event_id = $2 order by version desc limit $3`,
+      [organizationId, eventId, Math.min(limit, 100)], { prepare: true });
+    return rows.map(toVersion);
+  }
+
+  async insertRun(r: WorkflowRun): Promise<void> {
+    await sqlRows(this.#em, `insert into workflow_runs (id, organization_id, event_id, event_slug, version, steps, cancel_on, retry, request, correlation_key,
+      status, cursor, attempts, waiting_for, signal, digest, error, api_key_id, user_id, is_sandbox, created_at, updated_at)
+      values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11, $12, $13, $14, $15::jsonb, $16::jsonb, $17::jsonb, $18, $19, $20, $21, $22)`,
+    [r.id, r.organizationId, r.eventId, r.eventSlug, r.version, JSON.stringify(r.steps), JSON.stringify(r.cancelOn), JSON.stringify(r.retry),
+      JSON.stringify(r.request), r.correlationKey, r.status, r.cursor, r.attempts, r.waitingFor, r.signal ? JSON.stringify(r.signal) : null,
+      r.digest ? JSON.stringify(r.digest) : null, r.error ? JSON.stringify(r.error) : null, r.apiKeyId, r.userId, r.isSandbox, r.createdAt, r.updatedAt], { prepare: true });
+  }
+
+  async findRun(organizationId: string, id: string): Promise<WorkflowRun | null> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from workflow_runs where organization_id = $1 and id = $2', [organizationId, id], { prepare: true });
+    return rows[0] ? toRun(rows[0]) : null;
+  }
+
+  async lockRun(id: string): Promise<WorkflowRun | null> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from workflow_runs where id = $1 for update', [id], { prepare: true });
+    return rows[0] ? toRun(rows[0]) : null;
+  }
+
+  async updateRun(organizationId: string, id: string, patch: RunPatch): Promise<void> {
+    const params: unknown[] = [organizationId, id];
+    const sets = setClause(patch, RUN_COLUMNS, params);
+    if (sets) await sqlRows(this.#em, `update workflow_runs set ${sets} where organization_id = $1 and id = $2`, params);
+  }
+
+  async listRuns(organizationId: string, eventId: string, limit: number): Promise<WorkflowRun[]> {
+    const rows = await sqlRows<Row>(this.#em, `select * from workflow_runs where organization_id = $1 and event_id = $2 order by created_at desc, id desc limit $3`,
+      [organizationId, eventId, Math.min(limit, 100)]);
+    return rows.map(toRun);
+  }
+
+  async findActiveByKey(organizationId: string, correlationKey: string, limit: number): Promise<WorkflowRun[]> {
+    const rows = await sqlRows<Row>(this.#em, `select * from workflow_runs where organization_id = $1 and correlation_key = $2
+      and status in ('RUNNING','WAITING') order by created_at limit $3`, [organizationId, correlationKey, Math.min(limit, 1000)]);
+    return rows.map(toRun);
+  }
+
+  async resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>> {
+    if (runIds.length === 0) return [];
+    const rows = await sqlRows<{ id: string; status: RunStatus }>(this.#em, `with due as (
+        select r.id, r.cursor from workflow_runs r join workflow_step_runs s on s.run_id = r.id and s.step_index = r.cursor
+        where r.id = any($1::text[]) and r.status = 'WAITING' and s.type = 'delay' and s.status = 'WAITING' and s.resume_at <= $2
+        order by r.id for update of r skip locked),
+      steps as (update workflow_step_runs s set status = 'DONE', outcome = 'RESUMED', finished_at = $3
+        from due where s.run_id = due.id and s.step_index = due.cursor returning s.run_id)
+      update workflow_runs r set cursor = r.cursor + 1, attempts = 0, error = null, updated_at = $3,
+        status = case when r.cursor + 1 >= jsonb_array_length(r.steps) then 'COMPLETED' else 'RUNNING' end
+      from due where r.id = due.id and r.id in (select run_id from steps) returning r.id, r.status`, [[...new Set(runIds)], dueBy, now]);
+    return rows;
+  }
+
+  async claimStep(s: WorkflowStepRun): Promise<boolean> {
+    const rows = await sqlRows(this.#em, `insert into workflow_step_runs (run_id, step_index, organization_id, type, status, outcome, message_id, trigger_id,
+      resume_at, detail, started_at, finished_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)
+      on conflict (run_id, step_index) do nothing returning run_id`,
+    [s.runId, s.index, s.organizationId, s.type, s.status, s.outcome, s.messageId, s.triggerId, s.resumeAt, JSON.stringify(s.detail), s.startedAt, s.finishedAt], { prepare: true });
+    return rows.length === 1;
+  }
+
+  async findStep(organizationId: string, runId: string, index: number): Promise<WorkflowStepRun | null> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from workflow_step_runs where organization_id = $1 and run_id = $2 and step_index = $3',
+      [organizationId, runId, index], { prepare: true });
+    return rows[0] ? toStep(rows[0]) : null;
+  }
+
+  async updateStep(organizationId: string, runId: string, index: number, patch: Partial<WorkflowStepRun>): Promise<void> {
+    const params: unknown[] = [organizationId, runId, index];
+    const sets = setClause(patch, STEP_COLUMNS, params);
+    if (sets) await sqlRows(this.#em, `update workflow_step_runs set ${sets} where organization_id = $1 and run_id = $2 and step_index = $3`, params);
+  }
+
+  async listSteps(organizationId: string, runId: string): Promise<WorkflowStepRun[]> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from workflow_step_runs where organization_id = $1 and run_id = $2 order by step_index limit 100',
+      [organizationId, runId]);
+    return rows.map(toStep);
+  }
+
+  async lockLatestBucket(organizationId: string, bucketKey: string): Promise<DigestBucket | null> {
+    await sqlRows(this.#em, 'select pg_advisory_xact_lock(hashtextextended($1, 31))', [`${organizationId} ${bucketKey}`], { prepare: true });
+    const rows = await sqlRows<Row>(this.#em, `select * from workflow_digest_buckets where organization_id = $1 and bucket_key = $2
+      order by created_at desc, id desc limit 1 for update`, [organizationId, bucketKey], { prepare: true });
+    return rows[0] ? toBucket(rows[0]) : null;
+  }
+
+  async openBucket(b: DigestBucket): Promise<void> {
+    await sqlRows(this.#em, `insert into workflow_digest_buckets (id, organization_id, bucket_key, owner_run_id, status, item_count, flush_at, created_at)
+      values ($1, $2, $3, $4, $5, $6, $7, $8)`, [b.id, b.organizationId, b.bucketKey, b.ownerRunId, b.status, b.itemCount, b.flushAt, b.createdAt], { prepare: true });
+  }
+
+  async addDigestItem(organizationId: string, bucketId: string, runId: string, variables: Record<string, string>, at: Date): Promise<number> {
+    const rows = await sqlRows<{ item_count: number }>(this.#em, `update workflow_digest_buckets set item_count = item_count + 1
+      where organization_id = $1 and id = $2 and status = 'OPEN' returning item_count`, [organizationId, bucketId], { prepare: true });
+    if (!rows[0]) throw new AppError('CONFLICT', 'The digest bucket is not open');
+    await sqlRows(this.#em, 'insert into workflow_digest_items (bucket_id, run_id, variables, added_at) values ($1, $2, $3::jsonb, $4)',
+      [bucketId, runId, JSON.stringify(variables), at], { prepare: true });
+    return Number(rows[0].item_count);
+  }
+
+  async flushDigest(organizationId: string, bucketId: string, limit: number): Promise<{ flushed: boolean; items: Array<Record<string, string>> }> {
+    const rows = await sqlRows(this.#em, `update workflow_digest_buckets set status = 'FLUSHED' where organization_id = $1 and id = $2 and status = 'OPEN' returning id`,
+      [organizationId, bucketId], { prepare: true });
+    if (!rows[0]) return { flushed: false, items: [] };
+    const items = await sqlRows<{ variables: unknown }>(this.#em, 'select variables from workflow_digest_items where bucket_id = $1 order by added_at, run_id limit $2',
+      [bucketId, limit], { prepare: true });
+    return { flushed: true, items: items.map((i) => json<Record<string, string>>(i.variables)) };
+  }
+
+  async takeThrottle(organizationId: string, key: string, windowStart: Date, limit: number): Promise<boolean> {
+    const rows = await sqlRows(this.#em, `insert into workflow_throttles (organization_id, throttle_key, window_start, taken) values ($1, $2, $3, 1)
+      on conflict (organization_id, throttle_key, window_start) do update set taken = workflow_throttles.taken + 1
+      where workflow_throttles.taken < $4 returning taken`, [organizationId, key, windowStart, limit], { prepare: true });
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,74 @@
+import type { RunStatus, WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../domain/workflow.ts';
+
+export type RunPatch = Partial<Pick<WorkflowRun, 'status' | 'cursor' | 'attempts' | 'waitingFor' | 'signal' | 'digest' | 'error'>> & { updatedAt: Date };
+
+/** A digest bucket: triggers for one (event, step, recipient, key) collected until `flushAt` or `maxItems`. */
+export interface DigestBucket {
+  id: string;
+  organizationId: string;
+  bucketKey: string;
+  /** The run that flushes it (the first one to join). */
+  ownerRunId: string;
+  status: 'OPEN' | 'FLUSHED';
+  itemCount: number;
+  flushAt: Date;
+  createdAt: Date;
+}
+
+/**
+ * Workflow versions, runs, step runs, digest buckets and throttle windows. Tenant-scoped: every method
+ * takes the organization first, except `lockRun`/`findRunForWorker` which the worker calls with a run id
+ * from its own job.
+ *
+ * Exactly once (docs/adr/0044-workflow-exactly-once.md): `claimStep` inserts the (run, index) row or
+ * answers false when it exists; `flushDigest` moves a bucket OPEN -> FLUSHED once; `takeThrottle`
+ * counts under a row lock. Called inside `Storage.transaction`, they commit with the step's side effect.
+ */
+export interface WorkflowRepository {
+  /** A new version; a version number already used for the event throws AppError CONFLICT. */
+  insertVersion(version: WorkflowVersion): Promise<void>;
+  latestVersion(organizationId: string, eventId: string): Promise<WorkflowVersion | null>;
+  /** Newest first, at most `limit` (capped at 100). */
+  listVersions(organizationId: string, eventId: string, limit: number): Promise<WorkflowVersion[]>;
+
+  insertRun(run: WorkflowRun): Promise<void>;
+  findRun(organizationId: string, id: string): Promise<WorkflowRun | null>;
+  /** The run with its row locked until the transaction ends (FOR UPDATE); null when unknown. */
+  lockRun(id: string): Promise<WorkflowRun | null>;
+  updateRun(organizationId: string, id: string, patch: RunPatch): Promise<void>;
+  /** Newest first, at most `limit` (capped at 100). */
+  listRuns(organizationId: string, eventId: string, limit: number): Promise<WorkflowRun[]>;
+  /** Active runs (RUNNING, WAITING) with this correlation key, at most `limit` (capped at 1000). */
+  findActiveByKey(organizationId: string, correlationKey: string, limit: number): Promise<WorkflowRun[]>;
+
+  /**
+   * The batch path of delays (docs/adr/0044): of the given runs, those WAITING in a delay step whose step row
+   * is WAITING with `resume_at <= dueBy` move past it (step DONE/RESUMED, cursor + 1, RUNNING or COMPLETED when
+   * it was the last step), all in one statement; runs locked by another transaction are skipped. Answers the
+   * runs moved with their new status.
+   */
+  resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>>;
+  /** Inserts the step run; false (nothing written) when (runId, index) already exists. */
+  claimStep(step: WorkflowStepRun): Promise<boolean>;
+  findStep(organizationId: string, runId: string, index: number): Promise<WorkflowStepRun | null>;
+  updateStep(organizationId: string, runId: string, index: number, patch: Partial<Pick<WorkflowStepRun, 'status' | 'outcome' | 'messageId' | 'triggerId' | 'resumeAt' | 'detail' | 'finishedAt'>>): Promise<void>;
+  /** In index order (a run has at most 20 steps). */
+  listSteps(organizationId: string, runId: string): Promise<WorkflowStepRun[]>;
+
+  /**
+   * Serializes every digest operation on this key until the transaction ends (an advisory lock on
+   * PostgreSQL), then answers the key's most recent bucket (open or flushed), locked FOR UPDATE.
+   */
+  lockLatestBucket(organizationId: string, bucketKey: string): Promise<DigestBucket | null>;
+  /** A new bucket (OPEN, or FLUSHED as the look-back marker of a trigger that went at once). */
+  openBucket(bucket: DigestBucket): Promise<void>;
+  /** Adds a run's variables to an OPEN bucket and counts it; answers the new count. */
+  addDigestItem(organizationId: string, bucketId: string, runId: string, variables: Record<string, string>, at: Date): Promise<number>;
+  /** OPEN -> FLUSHED: true for exactly one caller; the items (at most `limit`, in arrival order) are returned with it. */
+  flushDigest(organizationId: string, bucketId: string, limit: number): Promise<{ flushed: boolean; items: Array<Record<string, string>> }>;
+
+  /** One more in the (key, window) counter when below `limit`; false when the window is full. */
+  takeThrottle(organizationId: string, key: string, windowStart: Date, limit: number): Promise<boolean>;
+}
+
+export type { RunStatus };

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import type { NotificationEvent } from '../../core/domain/notification-event.ts';
+import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
+import type { Storage } from '../../core/ports/storage.ts';
+import { at, rejection, seedOrganization, uniqueId } from './contract-fixtures.ts';
+
+async function seedEvent(storage: Storage, organizationId: string): Promise<NotificationEvent> {
+  const event: NotificationEvent = {
+    id: uniqueId('event'), organizationId, name: 'Order shipped', slug: `order-${uniqueId('s').slice(0, 12)}`, description: null, channelPriority: ['SMS'],
+    templateId: null, retryRules: { attempts: 1, backoffSeconds: 60, backoffMultiplier: 2 }, fallbackRules: { channels: [] }, isActive: true, createdAt: at(0), updatedAt: at(0),
+  };
+  await storage.notificationEvents.insert(event);
+  return event;
+}
+
+function aVersion(event: NotificationEvent, version: number): WorkflowVersion {
+  return {
+    id: uniqueId('version'), organizationId: event.organizationId, eventId: event.id, version, createdAt: at(version),
+    steps: [{ type: 'delay', seconds: 60 }, { type: 'send', channels: ['SMS'], fallbackChannels: ['EMAIL'], templateId: null }],
+    cancelOn: ['payment.received'], retry: { attempts: 3, backoffSeconds: 30 },
+  };
+}
+
+function aRun(event: NotificationEvent, overrides: Partial<WorkflowRun> = {}): WorkflowRun {
+  return {
+    id: uniqueId('run'), organizationId: event.organizationId, eventId: event.id, eventSlug: event.slug, version: 1, steps: [{ type: 'throttle', limit: 1, windowSeconds: 60 }],
+    cancelOn: [], retry: { attempts: 3, backoffSeconds: 30 }, request: { to: '+233241234567', contactId: null, subscriberId: null, countryCode: 'GH', variables: { order: 'A' } },
+    correlationKey: null, status: 'RUNNING', cursor: 0, attempts: 0, waitingFor: null, signal: null, digest: null, error: null,
+    apiKeyId: null, userId: null, isSandbox: false, createdAt: at(1), updatedAt: at(1), ...overrides,
+  };
+}
+
+function aStep(run: WorkflowRun, index: number, overrides: Partial<WorkflowStepRun> = {}): WorkflowStepRun {
+  return {
+    runId: run.id, organizationId: run.organizationId, index, type: 'delay', status: 'WAITING', outcome: 'DELAYED', messageId: null, triggerId: null,
+    resumeAt: at(60), detail: { note: 'x' }, startedAt: at(1), finishedAt: null, ...overrides,
+  };
+}
+
+/** WorkflowRepository contract (core/ports/workflow-repository.ts), run against every Storage. */
+export function describeWorkflowRepositoryContract(name: string, makeStorage: () => Promise<Storage>): void {
+  describe(`WorkflowRepository contract: ${name}`, () => {
+    let storage: Storage;
+    before(async () => { storage = await makeStorage(); });
+
+    it('keeps numbered versions per event, newest first, refuses a number twice (CONFLICT) and hides them from other organizations', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      await storage.workflows.insertVersion(aVersion(event, 1));
+      const v2 = aVersion(event, 2);
+      await storage.workflows.insertVersion(v2);
+      expect((await rejection(storage.workflows.insertVersion(aVersion(event, 2)))).code).to.equal('CONFLICT');
+      expect(await storage.workflows.latestVersion(a.id, event.id)).to.deep.equal(v2);
+      expect((await storage.workflows.listVersions(a.id, event.id, 10)).map((v) => v.version)).to.deep.equal([2, 1]);
+      expect(await storage.workflows.latestVersion(b.id, event.id)).to.equal(null);
+    });
+
+    it('stores runs, patches them, finds the active ones by correlation key, scoped to the organization', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const run = aRun(event, { correlationKey: 'inv-1', signal: { event: 'x', at: at(2).toISOString(), variables: { k: 'v' } } });
+      const done = aRun(event, { correlationKey: 'inv-1', status: 'COMPLETED', createdAt: at(2) });
+      await storage.workflows.insertRun(run);
+      await storage.workflows.insertRun(done);
+      expect(await storage.workflows.findRun(a.id, run.id)).to.deep.equal(run);
+      expect(await storage.workflows.findRun(b.id, run.id)).to.equal(null);
+      expect((await storage.workflows.findActiveByKey(a.id, 'inv-1', 10)).map((r) => r.id)).to.deep.equal([run.id]);
+      expect(await storage.workflows.findActiveByKey(b.id, 'inv-1', 10)).to.deep.equal([]);
+      await storage.workflows.updateRun(a.id, run.id, { status: 'WAITING', cursor: 1, waitingFor: 'order.opened', digest: { count: 1, items: [{ a: '1' }] }, error: null, updatedAt: at(5) });
+      await storage.workflows.updateRun(b.id, run.id, { status: 'FAILED', updatedAt: at(6) });
+      expect(await storage.workflows.lockRun(run.id)).to.deep.include({ status: 'WAITING', cursor: 1, waitingFor: 'order.opened', digest: { count: 1, items: [{ a: '1' }] }, updatedAt: at(5) });
+      expect((await storage.workflows.listRuns(a.id, event.id, 10)).map((r) => r.id)).to.deep.equal([done.id, run.id]);
+    });
+
+    it('claims a (run, step) once: a second claim writes nothing and answers false', async () => {
+      const a = await seedOrganization(storage);
+      const run = aRun(await seedEvent(storage, a.id));
+      await storage.workflows.insertRun(run);
+      const step = aStep(run, 0);
+      expect(await storage.workflows.claimStep(step)).to.equal(true);
+      expect(await storage.workflows.claimStep(aStep(run, 0, { outcome: 'OTHER' }))).to.equal(false);
+      expect(await storage.workflows.findStep(a.id, run.id, 0)).to.deep.equal(step);
+      await storage.workflows.updateStep(a.id, run.id, 0, { status: 'DONE', outcome: 'RESUMED', finishedAt: at(61) });
+      await storage.workflows.claimStep(aStep(run, 1, { type: 'send', status: 'DONE', outcome: 'SENT' }));
+      expect((await storage.workflows.listSteps(a.id, run.id)).map((s) => [s.index, s.status, s.outcome])).to.deep.equal([[0, 'DONE', 'RESUMED'], [1, 'DONE', 'SENT']]);
+    });
+
+    it('resumes due delays in one call: the last step completes the run, a later step leaves it RUNNING, others are untouched', async () => {
+      const a = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const delay = { type: 'delay' as const, seconds: 60 };
+      const last = aRun(event, { status: 'WAITING', steps: [delay] });
+      const more = aRun(event, { status: 'WAITING', steps: [delay, { type: 'throttle', limit: 1, windowSeconds: 60 }] });
+      const early = aRun(event, { status: 'WAITING', steps: [delay] });
+      const notDelay = aRun(event, { status: 'WAITING', steps: [{ type: 'digest', windowSeconds: 60, maxItems: 10, lookBack: false }] });
+      for (const run of [last, more, early, notDelay]) await storage.workflows.insertRun(run);
+      for (const run of [last, more]) await storage.workflows.claimStep(aStep(run, 0, { resumeAt: at(60) }));
+      await storage.workflows.claimStep(aStep(early, 0, { resumeAt: at(120) }));
+      await storage.workflows.claimStep(aStep(notDelay, 0, { type: 'digest', resumeAt: at(60) }));
+      const moved = await storage.transaction((tx) => tx.workflows.resumeDueDelays([last.id, more.id, early.id, notDelay.id, last.id], at(60), at(61)));
+      expect(moved.map((m) => [m.id, m.status]).sort()).to.deep.equal([[last.id, 'COMPLETED'], [more.id, 'RUNNING']].sort());
+      expect(await storage.workflows.findRun(a.id, last.id)).to.include({ cursor: 1, status: 'COMPLETED' });
+      expect(await storage.workflows.findStep(a.id, more.id, 0)).to.include({ status: 'DONE', outcome: 'RESUMED' });
+      expect(await storage.workflows.findRun(a.id, early.id)).to.include({ cursor: 0, status: 'WAITING' });
+      expect(await storage.transaction((tx) => tx.workflows.resumeDueDelays([last.id, more.id], at(60), at(62)))).to.deep.equal([]);
+    });
+
+    it('flushes a digest bucket once, with its items in arrival order; a flushed bucket takes no item', async () => {
+      const a = await seedOrganization(storage);
+      const key = uniqueId('bucket');
+      expect(await storage.transaction((tx) => tx.workflows.lockLatestBucket(a.id, key))).to.equal(null);
+      const bucket = { id: uniqueId('b'), organizationId: a.id, bucketKey: key, ownerRunId: uniqueId('run'), status: 'OPEN' as const, itemCount: 0, flushAt: at(60), createdAt: at(0) };
+      await storage.workflows.openBucket(bucket);
+      expect(await storage.workflows.addDigestItem(a.id, bucket.id, bucket.ownerRunId, { order: 'A' }, at(1))).to.equal(1);
+      expect(await storage.workflows.addDigestItem(a.id, bucket.id, uniqueId('run'), { order: 'B' }, at(2))).to.equal(2);
+      expect(await storage.transaction((tx) => tx.workflows.lockLatestBucket(a.id, key))).to.deep.include({ id: bucket.id, status: 'OPEN', itemCount: 2 });
+      const flushes = await Promise.all([1, 2].map(() => storage.transaction((tx) => tx.workflows.flushDigest(a.id, bucket.id, 10))));
+      expect(flushes.filter((f) => f.flushed).map((f) => f.items)).to.deep.equal([[{ order: 'A' }, { order: 'B' }]]);
+      expect((await rejection(storage.workflows.addDigestItem(a.id, bucket.id, uniqueId('run'), {}, at(3)))).code).to.equal('CONFLICT');
+    });
+
+    it('counts a throttle window up to its limit, also under concurrent takes', async () => {
+      const a = await seedOrganization(storage);
+      const key = uniqueId('throttle');
+      const takes = await Promise.all(Array.from({ length: 6 }, () => storage.transaction((tx) => tx.workflows.takeThrottle(a.id, key, at(0), 4))));
+      expect(takes.filter(Boolean)).to.have.length(4);
+      expect(await storage.workflows.takeThrottle(a.id, key, at(60), 4)).to.equal(true);
+    });
+  });
+}

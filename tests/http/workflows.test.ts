@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { RecordingProvider } from '../../adapters/memory/recording-provider.ts';
+import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
+import { createLogger } from '../../hosts/logger.ts';
+import { loadProviders } from '../../hosts/messaging-bindings.ts';
+import { INFRA } from '../../hosts/tokens.ts';
+import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
+import { startWorker, type RunningWorker } from '../../hosts/worker/worker.ts';
+import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { testConfig } from '../support/test-config.ts';
+import { registerTenant, type TestTenant } from '../support/tenants.ts';
+
+describe('HTTP: workflows', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let tenant: TestTenant;
+  let other: TestTenant;
+  let liveKey: string;
+  let templateId: string;
+  let worker: RunningWorker;
+  const sms = new RecordingProvider('SMS', 'workflow-sms');
+  sms.next = (m) => ({ accepted: true, providerMessageId: `wf_${m.internalMessageId}`, delivered: true });
+  const providers = new StaticProviderDirectory([sms], []);
+
+  async function event(slug: string) {
+    const res = await app.api.post('/events', { name: slug, slug, templateId }, tenant.auth);
+    expect(res.status, res.text).to.equal(201);
+    return res.body.data as { id: string; slug: string };
+  }
+
+  async function settled(runId: string, until: (run: { status: string }) => boolean) {
+    let run = (await app.api.get(`/workflow-runs/${runId}`, tenant.auth)).body.data;
+    for (let i = 0; i < 150 && !until(run); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      run = (await app.api.get(`/workflow-runs/${runId}`, tenant.auth)).body.data;
+    }
+    return run;
+  }
+
+  before(async () => {
+    app = await startTestApp({ providers });
+    tenant = await registerTenant(app.api, 'workflows');
+    other = await registerTenant(app.api, 'workflows-other');
+    liveKey = (await app.api.post('/api-keys', { name: 'live', isSandbox: false }, tenant.auth)).body.data.key;
+    await app.container.get(INFRA.storage).wallets.update(tenant.organizationId, () => ({ amount: 10_000, kind: 'TOP_UP', reference: `seed-${randomUUID()}`, description: 'test credit' }), new Date());
+    templateId = (await app.api.post('/templates', { name: 'Update', channel: 'SMS', body: 'Order {{order}} update' }, tenant.auth)).body.data.id;
+    const infra = await sharedInfrastructure();
+    const container = buildWorkerContainer(testConfig(), createLogger('silent'), infra, { providers });
+    await loadProviders(container);
+    worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'));
+  });
+  after(async () => { await worker?.stop(); await app?.close(); });
+
+  it('defines versions with PUT, reads them with GET, and answers 400, 401 and 404 as documented', async () => {
+    const e = await event('wf.define');
+    const implicit = await app.api.get(`/events/${e.id}/workflow`, tenant.auth);
+    expect(implicit.status).to.equal(200);
+    expect(implicit.body.data).to.include({ implicit: true, version: 0 });
+    const put = await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'send' }, { type: 'delay', seconds: 60 }] }, tenant.auth);
+    expect(put.status, put.text).to.equal(200);
+    expect(put.body.data).to.include({ version: 1, implicit: false });
+    const bad = await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'teleport' }] }, tenant.auth);
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.code).to.equal('VALIDATION_ERROR');
+    expect(bad.body.error.details.fieldErrors).to.have.property('steps');
+    const loop = await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'send' }, { type: 'branch', if: { path: 'payload.a', op: 'exists' }, else: { goTo: 1 } }] }, tenant.auth);
+    expect(loop.status).to.equal(400);
+    expect((await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'send' }] }, other.auth)).status).to.equal(404);
+    expect((await app.api.get(`/events/${e.id}/workflow`, other.auth)).status).to.equal(404);
+    expect((await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'send' }] }, { apiKey: liveKey })).status).to.equal(401);
+    expect((await app.api.get(`/events/${e.id}/workflow/runs?limit=0`, tenant.auth)).status).to.equal(400);
+    expect((await app.api.get(`/workflow-runs/${randomUUID()}`, tenant.auth)).status).to.equal(404);
+  });
+
+  it('runs a triggered workflow in the worker and shows its timeline; the idempotencyKey replays the run; other tenants see 404', async () => {
+    const e = await event('wf.run');
+    await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'branch', if: { path: 'payload.order', op: 'exists' } }, { type: 'send' }] }, tenant.auth);
+    const body = { event: e.slug, to: '+233241110001', variables: { order: 'A-1' }, idempotencyKey: `wf-${randomUUID()}` };
+    const res = await app.api.post('/events/trigger', body, { apiKey: liveKey });
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.data).to.include({ workflowRun: true, status: 'RUNNING', version: 1 });
+    const replay = await app.api.post('/events/trigger', body, { apiKey: liveKey });
+    expect(replay.status).to.equal(201);
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+    expect(replay.body.data.id).to.equal(res.body.data.id);
+    const run = await settled(res.body.data.id, (r) => r.status === 'COMPLETED');
+    expect(run.timeline.map((s: { type: string; outcome: string }) => [s.type, s.outcome])).to.deep.equal([['branch', 'TRUE'], ['send', 'SENT']]);
+    expect(run.timeline[1].messageId).to.be.a('string');
+    expect(run.cost).to.be.greaterThan(0);
+    expect(sms.received.filter((m) => m.to === '+233241110001').map((m) => m.body)).to.deep.equal(['Order A-1 update']);
+    expect((await app.api.get(`/workflow-runs/${run.id}`, other.auth)).status).to.equal(404);
+    const list = await app.api.get(`/events/${e.id}/workflow/runs`, tenant.auth);
+    expect(list.body.data.map((r: { id: string }) => r.id)).to.deep.equal([run.id]);
+  });
+
+  it('cancels a waiting payment reminder when payment.received is triggered with the same correlationKey', async () => {
+    const reminder = await event('wf.reminder');
+    const paid = await event('wf.paid');
+    await app.api.put(`/events/${reminder.id}/workflow`, { steps: [{ type: 'delay', seconds: 3600 }, { type: 'send' }], cancelOn: [paid.slug] }, tenant.auth);
+    await app.api.put(`/events/${paid.id}/workflow`, { steps: [{ type: 'send' }] }, tenant.auth);
+    const started = await app.api.post('/events/trigger', { event: reminder.slug, to: '+233241110002', correlationKey: 'inv-9', variables: { order: '9' } }, tenant.auth);
+    await settled(started.body.data.id, (r) => r.status === 'WAITING');
+    const payment = await app.api.post('/events/trigger', { event: paid.slug, to: '+233241110002', correlationKey: 'inv-9', variables: { order: '9' } }, tenant.auth);
+    expect(payment.status).to.equal(201);
+    expect(payment.body.data.cancelled).to.deep.equal([started.body.data.id]);
+    expect((await app.api.get(`/workflow-runs/${started.body.data.id}`, tenant.auth)).body.data).to.include({ status: 'CANCELLED' });
+    await settled(payment.body.data.id, (r) => r.status === 'COMPLETED');
+  });
+});
