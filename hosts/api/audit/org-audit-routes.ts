@@ -69,6 +69,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, RouteAudit>> = {
   'DELETE /conversations/keywords/:id': { action: 'keyword.deleted', targetType: 'keyword', before: listPick('GET /conversations/keywords'), after: 'none' },
   'POST /events': { action: 'event.created', targetType: 'event' },
   'PATCH /events/:id': { action: 'event.updated', targetType: 'event', before: { route: 'GET /events/:id' } },
+  'PUT /events/:id/workflow': { action: 'event.updated', targetType: 'event_workflow', before: { route: 'GET /events/:id/workflow' } },
   'POST /events/:id/deactivate': { action: 'event.deactivated', targetType: 'event', before: { route: 'GET /events/:id' } },
   'POST /segments': { action: 'segment.created', targetType: 'segment' },
   'POST /campaigns': { action: 'campaign.created', targetType: 'campaign' },
