@@ -40,6 +40,7 @@ function ConnectionForm({ settings, onSaved }: { settings: Settings; onSaved: ()
       issuerUrl: v.issuerUrl.trim(), clientId: v.clientId.trim(), ...(v.clientSecret ? { clientSecret: v.clientSecret } : {}),
       slug: v.slug.trim() || null, scopes: v.scopes.split(/[\s,]+/).filter(Boolean), defaultRole: v.defaultRole, ssoOnly: v.ssoOnly,
     });
+    form.set('clientSecret', ''); // write-only: gone from the page once stored
     setSaved(true);
     await onSaved();
   });
