@@ -127,6 +127,12 @@ describe('HTTP: single sign-on with OpenID Connect and verified domains', functi
     expect(again.body.data.user.id).to.equal(first.body.data.user.id);
     const members = await app.api.get('/organizations/members', owner.auth);
     expect(members.text.split(email).length - 1).to.equal(1);
+    // The new membership is in the organization's audit log once, with the member as actor and the default role.
+    const audit = await app.api.get('/audit-log?action=sso.member_provisioned', owner.auth);
+    expect(audit.status, audit.text).to.equal(200);
+    const provisioned = audit.body.data.items.filter((e: { target: { id: string } }) => e.target.id === first.body.data.user.id);
+    expect(provisioned).to.have.length(1);
+    expect(JSON.stringify(provisioned[0])).to.include('CAMPAIGN_MANAGER').and.include(email);
     // Started by the organization's slug instead of an email: the same provider.
     const bySlug = await start({ organization: slug.toUpperCase() });
     expect(new URL(bySlug.body.data.authorizationUrl).origin).to.equal(idp.issuer);

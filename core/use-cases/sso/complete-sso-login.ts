@@ -11,6 +11,7 @@ import type { OpenIdIdentity, OpenIdProvider } from '../../ports/openid-provider
 import type { Secrets } from '../../ports/secrets.ts';
 import type { SessionTokens } from '../../ports/session-tokens.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { RecordOrgAuditEvent } from '../audit/record-org-audit-event.ts';
 import { listUserOrganizations } from '../auth/list-user-organizations.ts';
 import { rememberLoginClient } from '../auth/login-clients.ts';
 import { clientSettings, NO_PASSWORD, openLoginState } from './sso-support.ts';
@@ -57,7 +58,7 @@ export class CompleteSsoLogin {
       throw new AppError('SSO_DOMAIN_MISMATCH', `${emailDomain(identity.email)} is not a verified domain of this organization`, { domain: emailDomain(identity.email) });
     }
 
-    const user = await this.#member(identity as OpenIdIdentity & { email: string }, connection.organizationId, connection.defaultRole);
+    const user = await this.#member(identity as OpenIdIdentity & { email: string }, connection.organizationId, connection.defaultRole, clientIp);
     const deviceToken = await rememberLoginClient({ storage, secrets, clock }, user.id, clientIp, null);
     const session = await sessions.issue({ userId: user.id }, this.#deps.sessionTtlSeconds);
     return {
@@ -66,8 +67,11 @@ export class CompleteSsoLogin {
     };
   }
 
-  /** The user with this email, created if absent, and made a member with `role` if not one yet. */
-  async #member(identity: OpenIdIdentity & { email: string }, organizationId: string, role: MemberRole): Promise<User> {
+  /**
+   * The user with this email, created if absent, and made a member with `role` if not one yet; a new
+   * membership is recorded in the organization's audit log (`sso.member_provisioned`) in the same transaction.
+   */
+  async #member(identity: OpenIdIdentity & { email: string }, organizationId: string, role: MemberRole, clientIp: string): Promise<User> {
     const { storage, ids, clock } = this.#deps;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -81,6 +85,9 @@ export class CompleteSsoLogin {
           }
           if (!(await tx.memberships.find(organizationId, user.id))) {
             await tx.memberships.insert({ id: ids.next(), organizationId, userId: user.id, role, createdAt: now });
+            await new RecordOrgAuditEvent({ storage: tx, clock }).execute(
+              { organizationId, userId: user.id, impersonatorId: null, apiKeyId: null, clientAddress: clientIp, requestId: null },
+              { action: 'sso.member_provisioned', targetType: 'member', targetId: user.id, after: { email: user.email, role } });
           }
           return user;
         });

@@ -115,7 +115,7 @@ export const AUDIT_EXEMPT_ROUTES: Readonly<Record<string, string>> = {
   'POST /auth/two-factor/recovery-codes': OWN_FACTORS,
   'POST /auth/two-factor/disable': OWN_FACTORS,
   'POST /auth/sso/start': SIGN_IN,
-  'POST /auth/sso/callback': 'signs in through the organization\'s identity provider; a member provisioned just in time is not recorded yet (docs/audit-log.md, "Not recorded yet")',
+  'POST /auth/sso/callback': 'signs in through the organization\'s identity provider; a member provisioned just in time is recorded by the use case (sso.member_provisioned)',
   'POST /providers/callbacks/:vendor': PUBLIC,
   'POST /providers/callbacks/:vendor/:callbackId': PUBLIC,
   'POST /providers/:id/health-check': 'a platform provider health probe (user auth, no organization); changes no configuration',
