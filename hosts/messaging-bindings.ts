@@ -1,3 +1,6 @@
+import { CachedLinkSettings } from '../adapters/cache/cached-tracked-links.ts';
+import { RandomLinkCodes } from '../adapters/security/random-link-codes.ts';
+import type { LinkTrackingDeps } from '../core/use-cases/links/link-tracking.ts';
 import type { Container } from 'inversify';
 import { ProviderTelemetry } from './provider-telemetry.ts';
 import { CachedPricing } from '../adapters/cache/cached-pricing.ts';
@@ -55,6 +58,8 @@ export const MESSAGING = {
    * windows or the low-balance alert.
    */
   sendDeps: token<SendDeps>('messaging.SendDeps'),
+  /** Tracked links of the send pipeline (docs/links.md). */
+  linkTracking: token<LinkTrackingDeps | undefined>('messaging.LinkTracking'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
@@ -73,6 +78,10 @@ export interface MessagingOverrides {
 export function bindMessaging(container: Container, config: Config, logger: Logger, overrides: MessagingOverrides = {}): void {
   bindWebhooks(container, config);
   container.bind(MESSAGING.optOutLinks).toConstantValue(new HmacOptOutLinks(config.encryptionKey, config.publicUrl));
+  container.bind(MESSAGING.linkTracking).toResolvedValue((storage) => (!config.linkTracking ? undefined : {
+    settings: new CachedLinkSettings(storage.linkSettings), codes: new RandomLinkCodes(), platformBase: config.linkBaseUrl,
+    untracked: [`${config.publicUrl}/u/`, `${config.publicUrl}/l/`],
+  }), [INFRA.storage]).inSingletonScope();
   container.bind(MESSAGING.sendTiming).toConstantValue({ windows: new CachedSendWindows(), enforceWindows: config.sendWindows });
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
@@ -110,11 +119,12 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.sendDeps).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing): SendDeps => ({
+    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing, linkTracking): SendDeps => ({
       storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
+      linkTracking, linkRetentionMonths: config.retention.messagesMonths,
     }),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
-      MESSAGING.optOutLinks, MESSAGING.sendTiming]).inSingletonScope();
+      MESSAGING.optOutLinks, MESSAGING.sendTiming, MESSAGING.linkTracking]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,

@@ -36,6 +36,7 @@ import { bindWebhooksModule } from './modules/webhooks-module.ts';
 import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import { bindInboxModule } from './modules/inbox-module.ts';
 import { bindSsoModule } from './modules/sso-module.ts';
+import { bindLinksModule } from './modules/links-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -71,6 +72,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindCampaignsModule,
   bindInboxModule,
   bindSsoModule,
+  bindLinksModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -5,6 +5,7 @@ import { createLogger } from '../logger.ts';
 import { buildApiContainer, buildApp } from './container.ts';
 import { listen } from './server.ts';
 import { API } from './tokens.ts';
+import { LINKS } from './modules/links-module.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 
 /** `npm run api`: the HTTP API only (run `npm run worker` beside it). */
@@ -16,12 +17,15 @@ try {
   await loadProviders(container);
   const stopRefresh = container.get(MESSAGING.runtime).startHealthRefresh(60_000);
   const stopWatch = container.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS);
+  const redirects = container.get(LINKS.redirects);
+  redirects.start(); // buffered clicks of the redirect (docs/links.md)
   const server = await listen(buildApp(container), config.port, config.host, logger);
   onShutdownSignal(logger, async () => {
     stopRefresh();
     stopWatch();
     await container.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
     await server.close(config.shutdownTimeoutMs);
+    await redirects.stop(); // after the last request: every counted click is written
     await infra.close();
   });
 } catch (error) {

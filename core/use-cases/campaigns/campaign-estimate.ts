@@ -1,3 +1,4 @@
+import { linkTrackingOption, type LinkTrackingDeps } from '../links/link-tracking.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { fieldError } from '../../errors.ts';
@@ -37,6 +38,8 @@ export interface CampaignEstimateDeps {
   clock: Clock;
   fraud: NewTenantLimits;
   optOutLinks?: OptOutLinkSigner | undefined;
+  /** Tracked links: the estimate prices the body with its short links, as the send will. */
+  linkTracking?: LinkTrackingDeps | undefined;
   /** Organizations' own vendor accounts: recipients on their routes are priced at the own-account fee (docs/providers.md). */
   ownAccounts?: OwnAccountPricing | undefined;
 }
@@ -54,8 +57,9 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
   ]);
   let price = 0; let segments = 1; let skippedInSample = 0;
   const reasons = new Set<string>();
+  const links = await linkTrackingOption(deps, campaign.organizationId);
   for (const contact of sample) {
-    const result = prepareForContact(campaign, template, contact, rules, optOutOption(deps, campaign.organizationId));
+    const result = prepareForContact(campaign, template, contact, rules, optOutOption(deps, campaign.organizationId), links);
     if (result.ok) { price = Math.max(price, routePrice(deps.ownAccounts, campaign.organizationId, result.prepared).price); segments = Math.max(segments, result.prepared.segments); } else { skippedInSample += 1; reasons.add(result.reason); }
   }
   const exact = sample.length >= recipients;

@@ -1,3 +1,4 @@
+import { linkTrackingOption } from '../links/link-tracking.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
@@ -78,7 +79,8 @@ export class TriggerEvent {
     const variables = triggerVariables(contact, input.variables);
     const countryCode = contact && input.to === undefined ? contact.countryCode : input.countryCode;
     const basis = { plan, templateId: event.templateId, variables, countryCode, fallbackSubject: event.name };
-    const prepared = { ...prepareStep(basis, template, 0, await pricing.listActive(), optOutOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
+    const prepared = { ...prepareStep(basis, template, 0, await pricing.listActive(), optOutOption(this.#deps, ctx.organizationId),
+      await linkTrackingOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
 
     const { idempotencyKey, ...request } = input;
     const idempotency = idempotencyKey ? { key: `${IDEMPOTENCY_PREFIX}${idempotencyKey}`, requestHash: secrets.sha256(canonicalJson(request)) } : null;

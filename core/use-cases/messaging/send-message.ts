@@ -1,3 +1,4 @@
+import { linkTrackingOption, type LinkTrackingDeps } from '../links/link-tracking.ts';
 import type { OwnAccountPricing } from './accept-messages.ts';
 import * as v from 'valibot';
 import { isAppError } from '../../errors.ts';
@@ -52,6 +53,10 @@ export interface SendDeps {
   optOutLinks?: OptOutLinkSigner | undefined;
   /** See AcceptDeps.timing. */
   timing?: SendTiming | undefined;
+  /** Tracked links (docs/links.md); without it no URL is replaced. */
+  linkTracking?: LinkTrackingDeps | undefined;
+  /** See AcceptDeps.linkRetentionMonths. */
+  linkRetentionMonths?: number | undefined;
 }
 
 /**
@@ -70,7 +75,8 @@ export class SendMessage {
     const input = parseInput(SendMessageInput, raw);
     const template = input.templateId ? await this.#deps.storage.templates.findById(ctx.organizationId, input.templateId) : null;
     const sendAt = sendAtOf(input.sendAt, this.#deps.clock.now());
-    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId) });
+    const prepared = prepareMessage({ ...input, sendAt }, template, await this.#deps.pricing.listActive(), '', { optOut: optOutOption(this.#deps, ctx.organizationId),
+      links: await linkTrackingOption(this.#deps, ctx.organizationId) });
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).
     const accepted = await this.#coalescer.accept({

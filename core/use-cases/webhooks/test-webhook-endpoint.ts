@@ -25,6 +25,10 @@ const SAMPLES: Record<OutboundEventKind, Record<string, unknown>> = {
     id: 'test-inbound', conversationId: 'test-conversation', contactId: 'test-contact', channel: 'WHATSAPP', from: '+233240000000', to: '233500000000',
     body: 'Hello', receivedAt: '2026-01-01T00:00:00.000Z', keyword: null,
   },
+  'message.clicked': {
+    messageId: 'test-message', templateId: null, url: 'https://example.com/offer', code: 'AbCdEf012345', clickedAt: '2026-01-01T00:00:00.000Z',
+  },
+  'message.opened': { messageId: 'test-message', templateId: null, openedAt: '2026-01-01T00:00:00.000Z' },
   'contact.push_token_removed': {
     contactId: 'test-contact', token: 'ExponentPushToken[test]', reason: 'UNREGISTERED', detail: 'Expo: DeviceNotRegistered', messageId: 'test-message',
     internalMessageId: 'test-message', provider: 'expo-push', removedAt: '2026-01-01T00:00:00.000Z',
