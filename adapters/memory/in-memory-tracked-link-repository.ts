@@ -39,12 +39,15 @@ export class InMemoryTrackedLinkRepository implements TrackedLinkRepository {
 
   async clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]> {
     const campaignOf = new Map<string, string>();
-    if (by === 'campaign') for (const r of this.#state.campaignRecipients.values()) if (r.messageId) campaignOf.set(r.messageId, r.campaignId);
+    if (by === 'campaign') {
+      for (const r of this.#state.campaignRecipients.values()) {
+        if (r.messageId && this.#state.campaigns.get(r.campaignId)?.organizationId === organizationId) campaignOf.set(r.messageId, r.campaignId);
+      }
+    }
     const perMessage = new Map<string, { key: string; clicks: number; unique: number }>();
     for (const l of this.#state.trackedLinks.values()) {
       if (l.organizationId !== organizationId || l.url === 'open:') continue;
-      const message = this.#state.messages.get(l.messageId);
-      if (!message || message.createdAt < from || message.createdAt >= to) continue;
+      if (l.createdAt < from || l.createdAt >= to) continue;
       const key = by === 'template' ? l.templateId : campaignOf.get(l.messageId);
       if (!key) continue;
       const m = perMessage.get(l.messageId) ?? { key, clicks: 0, unique: 0 };
