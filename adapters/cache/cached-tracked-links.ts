@@ -45,6 +45,12 @@ export class CachedLinkSettings implements Pick<LinkSettingsRepository, 'find' |
   readonly #now: () => number;
   constructor(source: Pick<LinkSettingsRepository, 'find' | 'findByVerifiedDomain'>, now: () => number = Date.now) { this.#source = source; this.#now = now; }
 
+  /** Drops what this process holds for an organization (its settings just changed here; other processes follow within TTL_MS). */
+  forget(organizationId: string): void {
+    this.#byOrg.delete(organizationId);
+    this.#byDomain.clear();
+  }
+
   find(organizationId: string): Promise<LinkSettings | null> {
     return this.#cached(this.#byOrg, organizationId, () => this.#source.find(organizationId));
   }

@@ -16,14 +16,17 @@ export interface LinkRedirects {
   follow: FollowTrackedLink;
   /** Starts flushing clicks every CLICK_FLUSH_MS. */
   start(): void;
+  /** Drops the cached custom domains (one was just verified or changed in this process). */
+  forgetDomains(): void;
   /** Stops the timer and writes every buffered click (graceful shutdown). */
   stop(): Promise<void>;
 }
 
 export function linkRedirects(deps: { storage: Storage; clock: Clock; ids: IdGenerator; linkBaseUrl: string; logger: Logger }): LinkRedirects {
+  const domains = new CachedLinkSettings(deps.storage.linkSettings);
   const follow = new FollowTrackedLink({
     storage: deps.storage, clock: deps.clock, ids: deps.ids,
-    links: new CachedTrackedLinks(deps.storage.trackedLinks), domains: new CachedLinkSettings(deps.storage.linkSettings),
+    links: new CachedTrackedLinks(deps.storage.trackedLinks), domains,
     platformHost: hostOf(deps.linkBaseUrl) ?? 'localhost',
   });
   let timer: NodeJS.Timeout | null = null;
@@ -34,6 +37,7 @@ export function linkRedirects(deps: { storage: Storage; clock: Clock; ids: IdGen
   };
   return {
     follow,
+    forgetDomains: () => domains.forget(''),
     start() { timer ??= setInterval(() => void flush(), CLICK_FLUSH_MS); timer.unref(); },
     async stop() {
       if (timer) clearInterval(timer);

@@ -9,7 +9,7 @@ export const TRACKED_CHANNELS: readonly Channel[] = ['SMS', 'WHATSAPP', 'EMAIL']
 
 /** What the send pipeline needs to track links (SendDeps.linkTracking); absent: no link is tracked. */
 export interface LinkTrackingDeps {
-  settings: Pick<LinkSettingsRepository, 'find'>;
+  settings: Pick<LinkSettingsRepository, 'find'> & { forget?(organizationId: string): void };
   codes: LinkCodes;
   /** The platform's link base, e.g. https://nkra.example/l (LINK_BASE_URL). */
   platformBase: string;

@@ -23,8 +23,8 @@ export const UpdateLinkSettingsInput = v.strictObject({
  * Errors: VALIDATION_ERROR, DOMAIN_TAKEN (another organization verified the domain).
  */
 export class UpdateLinkSettings {
-  readonly #deps: { storage: Storage; clock: Clock; secrets: Secrets; platformBase: string };
-  constructor(deps: { storage: Storage; clock: Clock; secrets: Secrets; platformBase: string }) { this.#deps = deps; }
+  readonly #deps: { storage: Storage; clock: Clock; secrets: Secrets; platformBase: string; onChange?: (organizationId: string) => void };
+  constructor(deps: { storage: Storage; clock: Clock; secrets: Secrets; platformBase: string; onChange?: (organizationId: string) => void }) { this.#deps = deps; }
 
   async execute(organizationId: string, raw: unknown) {
     const input = parseInput(UpdateLinkSettingsInput, raw);
@@ -55,6 +55,7 @@ export class UpdateLinkSettings {
       }
     }
     await storage.linkSettings.save(next);
+    this.#deps.onChange?.(organizationId);
     return linkSettingsView(next, platformBase);
   }
 }

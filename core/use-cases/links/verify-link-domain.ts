@@ -12,8 +12,8 @@ import type { TxtResolver } from '../../ports/txt-resolver.ts';
  * the lookup did not answer in time), DOMAIN_TAKEN (another organization verified it meanwhile).
  */
 export class VerifyLinkDomain {
-  readonly #deps: { storage: Storage; clock: Clock; dns: TxtResolver; platformBase: string };
-  constructor(deps: { storage: Storage; clock: Clock; dns: TxtResolver; platformBase: string }) { this.#deps = deps; }
+  readonly #deps: { storage: Storage; clock: Clock; dns: TxtResolver; platformBase: string; onChange?: (organizationId: string) => void };
+  constructor(deps: { storage: Storage; clock: Clock; dns: TxtResolver; platformBase: string; onChange?: (organizationId: string) => void }) { this.#deps = deps; }
 
   async execute(organizationId: string) {
     const { storage, clock, dns, platformBase } = this.#deps;
@@ -34,6 +34,7 @@ export class VerifyLinkDomain {
       if (error instanceof AppError && error.code === 'CONFLICT') throw new AppError('DOMAIN_TAKEN', `${settings.customDomain} is verified by another organization`, { domain: settings.customDomain });
       throw error;
     }
+    this.#deps.onChange?.(organizationId);
     return linkSettingsView(verified, platformBase);
   }
 }

@@ -8,6 +8,7 @@ import { INFRA, token } from '../../tokens.ts';
 import { linkRoutes } from '../routes/link-routes.ts';
 import { API } from '../tokens.ts';
 import { SSO } from './sso-module.ts';
+import { MESSAGING } from '../../messaging-bindings.ts';
 
 export const LINKS = {
   /** The redirect and its click buffer; main.ts starts its flush timer and stops it at shutdown. */
@@ -18,13 +19,17 @@ export const LINKS = {
 export function bindLinksModule(container: Container): void {
   container.bind(LINKS.redirects).toResolvedValue((config, storage, clock, ids, logger) => linkRedirects({ storage, clock, ids, logger, linkBaseUrl: config.linkBaseUrl }),
     [INFRA.config, INFRA.storage, INFRA.clock, INFRA.ids, INFRA.logger]).inSingletonScope();
-  container.bind(API.routes).toResolvedValue((config, storage, clock, secrets, dns, redirects) => [
+  container.bind(API.routes).toResolvedValue((config, storage, clock, secrets, dns, redirects, tracking) => {
+    // This process's caches see a change at once; the others within CachedLinkSettings.TTL_MS.
+    const onChange = (organizationId: string) => { tracking?.settings.forget?.(organizationId); redirects.forgetDomains(); };
+    return [
     ...linkRedirectRoutes(redirects.follow),
     ...linkRoutes({
       getLinkSettings: new GetLinkSettings({ storage, clock, platformBase: config.linkBaseUrl }),
-      updateLinkSettings: new UpdateLinkSettings({ storage, clock, secrets, platformBase: config.linkBaseUrl }),
-      verifyLinkDomain: new VerifyLinkDomain({ storage, clock, dns, platformBase: config.linkBaseUrl }),
+      updateLinkSettings: new UpdateLinkSettings({ storage, clock, secrets, platformBase: config.linkBaseUrl, onChange }),
+      verifyLinkDomain: new VerifyLinkDomain({ storage, clock, dns, platformBase: config.linkBaseUrl, onChange }),
       getClickRates: new GetClickRates({ storage, clock }),
     }),
-  ], [INFRA.config, INFRA.storage, INFRA.clock, INFRA.secrets, SSO.dns, LINKS.redirects]).inSingletonScope();
+    ];
+  }, [INFRA.config, INFRA.storage, INFRA.clock, INFRA.secrets, SSO.dns, LINKS.redirects, MESSAGING.linkTracking]).inSingletonScope();
 }
