@@ -59,7 +59,7 @@ export const MESSAGING = {
    */
   sendDeps: token<SendDeps>('messaging.SendDeps'),
   /** Tracked links of the send pipeline (docs/links.md). */
-  linkTracking: token<LinkTrackingDeps | undefined>('messaging.LinkTracking'),
+  linkTracking: token<LinkTrackingDeps>('messaging.LinkTracking'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
@@ -78,8 +78,8 @@ export interface MessagingOverrides {
 export function bindMessaging(container: Container, config: Config, logger: Logger, overrides: MessagingOverrides = {}): void {
   bindWebhooks(container, config);
   container.bind(MESSAGING.optOutLinks).toConstantValue(new HmacOptOutLinks(config.encryptionKey, config.publicUrl));
-  container.bind(MESSAGING.linkTracking).toResolvedValue((storage) => (!config.linkTracking ? undefined : {
-    settings: new CachedLinkSettings(storage.linkSettings), codes: new RandomLinkCodes(), platformBase: config.linkBaseUrl,
+  container.bind(MESSAGING.linkTracking).toResolvedValue((storage) => ({
+    enabled: config.linkTracking, settings: new CachedLinkSettings(storage.linkSettings), codes: new RandomLinkCodes(), platformBase: config.linkBaseUrl,
     untracked: [`${config.publicUrl}/u/`, `${config.publicUrl}/l/`],
   }), [INFRA.storage]).inSingletonScope();
   container.bind(MESSAGING.sendTiming).toConstantValue({ windows: new CachedSendWindows(), enforceWindows: config.sendWindows });

@@ -9,6 +9,8 @@ export const TRACKED_CHANNELS: readonly Channel[] = ['SMS', 'WHATSAPP', 'EMAIL']
 
 /** What the send pipeline needs to track links (SendDeps.linkTracking); absent: no link is tracked. */
 export interface LinkTrackingDeps {
+  /** The platform switch (LINK_TRACKING): off, no organization's links are tracked. */
+  enabled: boolean;
   settings: Pick<LinkSettingsRepository, 'find'> & { forget?(organizationId: string): void };
   codes: LinkCodes;
   /** The platform's link base, e.g. https://nkra.example/l (LINK_BASE_URL). */
@@ -33,7 +35,7 @@ export async function linkTrackingOption(deps: { linkTracking?: LinkTrackingDeps
   /** Inside a transaction: read through it (tx.linkSettings), never beside it. */
   reader?: Pick<LinkSettingsRepository, 'find'>): Promise<LinkTrackingOption | undefined> {
   const tracking = deps.linkTracking;
-  if (!tracking) return undefined;
+  if (!tracking?.enabled) return undefined;
   const settings = await (reader ?? tracking.settings).find(organizationId);
   if (settings && !settings.trackLinks && !settings.trackEmailOpens) return undefined;
   return optionOf(tracking, settings);

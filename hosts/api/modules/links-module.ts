@@ -21,7 +21,7 @@ export function bindLinksModule(container: Container): void {
     [INFRA.config, INFRA.storage, INFRA.clock, INFRA.ids, INFRA.logger]).inSingletonScope();
   container.bind(API.routes).toResolvedValue((config, storage, clock, secrets, dns, redirects, tracking) => {
     // This process's caches see a change at once; the others within CachedLinkSettings.TTL_MS.
-    const onChange = (organizationId: string) => { tracking?.settings.forget?.(organizationId); redirects.forgetDomains(); };
+    const onChange = (organizationId: string) => { tracking.settings.forget?.(organizationId); redirects.forgetDomains(); };
     return [
     ...linkRedirectRoutes(redirects.follow),
     ...linkRoutes({
