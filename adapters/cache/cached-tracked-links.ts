@@ -27,6 +27,7 @@ export class CachedTrackedLinks {
       return hit.link;
     }
     const link = await this.#source.findByCode(code);
+    if (this.#max === 0) return link;
     this.#entries.set(code, { link, until: this.#now() + CachedTrackedLinks.NEGATIVE_TTL_MS });
     if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
     return link;

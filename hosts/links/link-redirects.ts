@@ -22,11 +22,11 @@ export interface LinkRedirects {
   stop(): Promise<void>;
 }
 
-export function linkRedirects(deps: { storage: Storage; clock: Clock; ids: IdGenerator; linkBaseUrl: string; logger: Logger }): LinkRedirects {
+export function linkRedirects(deps: { storage: Storage; clock: Clock; ids: IdGenerator; linkBaseUrl: string; logger: Logger; cacheSize?: number }): LinkRedirects {
   const domains = new CachedLinkSettings(deps.storage.linkSettings);
   const follow = new FollowTrackedLink({
     storage: deps.storage, clock: deps.clock, ids: deps.ids,
-    links: new CachedTrackedLinks(deps.storage.trackedLinks), domains,
+    links: new CachedTrackedLinks(deps.storage.trackedLinks, deps.cacheSize), domains,
     platformHost: hostOf(deps.linkBaseUrl) ?? 'localhost',
   });
   let timer: NodeJS.Timeout | null = null;
