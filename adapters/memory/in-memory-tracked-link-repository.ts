@@ -22,6 +22,11 @@ export class InMemoryTrackedLinkRepository implements TrackedLinkRepository {
     return link;
   }
 
+  async findManyByCodes(codes: readonly string[]): Promise<TrackedLink[]> {
+    const found = await Promise.all([...new Set(codes)].slice(0, 1_000).map((c) => this.findByCode(c)));
+    return found.filter((l) => l !== null);
+  }
+
   async addClicks(tallies: readonly ClickTally[]): Promise<FirstClick[]> {
     const first: FirstClick[] = [];
     for (const t of tallies) {

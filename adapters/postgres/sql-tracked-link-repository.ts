@@ -37,6 +37,13 @@ export class SqlTrackedLinkRepository implements TrackedLinkRepository {
     return row ? toLink(row) : null;
   }
 
+  async findManyByCodes(codes: readonly string[]): Promise<TrackedLink[]> {
+    if (codes.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, 'select code, organization_id, message_id, template_id, url, created_at, expires_at from tracked_links where code = any($1::text[])',
+      [[...new Set(codes)].slice(0, 1_000)], { prepare: true });
+    return rows.map(toLink);
+  }
+
   /** One statement: locks the links in code order (two flushers never deadlock) and reports the ones clicked for the first time. */
   async addClicks(tallies: readonly ClickTally[]): Promise<FirstClick[]> {
     if (tallies.length === 0) return [];

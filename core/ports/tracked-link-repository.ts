@@ -54,6 +54,8 @@ export interface TrackedLinkRepository {
   insertMany(links: readonly TrackedLink[]): Promise<void>;
   /** The link of a code, expired or not (the caller checks `expiresAt`); null when no send made it. */
   findByCode(code: string): Promise<TrackedLink | null>;
+  /** The links of several codes in one statement (unknown codes are absent); at most 1,000 codes. */
+  findManyByCodes(codes: readonly string[]): Promise<TrackedLink[]>;
   /**
    * Adds tallies to their links' counters in one statement; tallies of unknown codes are dropped. Returns
    * the links that had no counted click before (their first click is `firstAt` of the tally).

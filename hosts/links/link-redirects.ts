@@ -71,7 +71,7 @@ export async function answerLink(ctx: Koa.Context, follow: FollowTrackedLink, co
     ctx.body = PIXEL;
   } else {
     ctx.status = 302;
-    ctx.set('Location', encodeURI(decodeURIComponentSafe(target)));
+    ctx.set('Location', /^[\x21-\x7e]*$/.test(target) ? target : encodeURI(decodeURIComponentSafe(target)));
     ctx.body = '';
   }
 }

@@ -24,6 +24,9 @@ export function describeTrackedLinksContract(name: string, makeStorage: () => Pr
       await storage.transaction((tx) => tx.trackedLinks.insertMany([link, aLink(org.id)]));
       expect(await storage.trackedLinks.findByCode(link.code)).to.deep.equal(link);
       expect(await storage.trackedLinks.findByCode(codes.next())).to.equal(null);
+      const many = await storage.trackedLinks.findManyByCodes([link.code, codes.next(), link.code]);
+      expect(many).to.deep.equal([link]);
+      expect(await storage.trackedLinks.findManyByCodes([])).to.deep.equal([]);
     });
 
     it('adds clicks in one call, reports only the links clicked for the first time, and drops unknown codes', async () => {

@@ -45,6 +45,8 @@ export class FollowTrackedLink {
   readonly #deps: FollowDeps;
   #tallies = new Map<string, ClickTally>();
   readonly #lastSeen = new Map<string, number>();
+  /** User-Agent -> counts as a click (the list check costs more than the rest of a cached redirect). */
+  readonly #agents = new Map<string, boolean>();
   constructor(deps: FollowDeps) { this.#deps = deps; }
 
   /** The address to redirect to (or, for an open pixel, '' when the pixel exists), or null: 404. */
@@ -58,8 +60,19 @@ export class FollowTrackedLink {
       const owner = await this.#deps.domains.findByVerifiedDomain(request.host);
       if (owner && owner.organizationId !== link.organizationId) return null;
     }
-    if (request.method === 'GET' && countsAsClick(request.userAgent)) this.#tally(link.code, `${link.code}|${request.client}|${request.userAgent}`, now);
+    if (request.method === 'GET' && this.#human(request.userAgent)) this.#tally(link.code, `${link.code}|${request.client}|${request.userAgent}`, now);
     return link.url === OPEN_PIXEL_URL ? '' : link.url;
+  }
+
+  #human(userAgent: string | undefined): boolean {
+    if (userAgent === undefined) return false;
+    let human = this.#agents.get(userAgent);
+    if (human === undefined) {
+      human = countsAsClick(userAgent);
+      if (this.#agents.size >= 10_000) this.#agents.clear();
+      this.#agents.set(userAgent, human);
+    }
+    return human;
   }
 
   #tally(code: string, client: string, now: Date): void {
