@@ -49,7 +49,7 @@ describe('E2E: tracked links page, click rate and the custom link domain', funct
       await page.getByLabel('Track email opens with a 1x1 image').check();
       await page.getByText('Link settings saved.').waitFor();
       const domain = `go-${randomUUID().slice(0, 8)}.test`;
-      await page.getByLabel('Link domain').fill(domain);
+      await page.getByRole('textbox', { name: 'Link domain' }).fill(domain);
       await page.getByRole('button', { name: 'Set domain' }).click();
       await page.getByTestId('link-domain').getByText('UNVERIFIED').waitFor();
       await page.getByRole('button', { name: 'Verify domain' }).click();
