@@ -126,7 +126,10 @@ async function main(): Promise<void> {
   for (const cacheSize of [50_000, 0]) {
     const redirects = linkRedirects({ storage, clock: new SystemClock(), ids, logger, linkBaseUrl: 'http://127.0.0.1/l', cacheSize });
     redirects.start();
-    server = await serve(createLinksApp(redirects.follow));
+    const linksApp = createLinksApp(redirects.follow);
+    let failures = 0;
+    linksApp.on('error', (error: unknown) => { if (failures++ === 0) console.error('first redirect failure:', error); });
+    server = await serve(linksApp);
     const label = cacheSize > 0 ? `links app, cache hits (${hot.length} hot codes)` : `links app, no cache (one indexed lookup each, ${paths.length} codes)`;
     console.log(`measuring ${label} ...`);
     const [before] = await sqlRows<{ n: string }>(infra.database.em(), 'select coalesce(sum(clicks), 0) as n from tracked_links where organization_id = $1', [org.id]);
