@@ -4,6 +4,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { SystemClock } from '../../adapters/memory/system-clock.ts';
+import { openDatabase } from '../../adapters/postgres/database.ts';
 import { MikroOrmStorage } from '../../adapters/postgres/mikro-orm-storage.ts';
 import { sqlRows } from '../../adapters/postgres/sql-rows.ts';
 import { RandomLinkCodes } from '../../adapters/security/random-link-codes.ts';
@@ -22,7 +23,9 @@ import { seedOrganization } from '../contract/contract-fixtures.ts';
  * click). Runs: bare 302; links with the in-process cache; links with no cache (one indexed lookup per
  * request). Afterwards the clicks in the database must equal the redirects answered (nothing lost on stop).
  * Settings: --connections=16 --duration=5 --warmup=1 --codes=20000 --hot=1000 --min-rps=5000 --max-p99=20.
- * DATABASE_URL selects PostgreSQL (else PGlite in memory). Exits 1 below the bar or on a lost click.
+ * DATABASE_URL selects PostgreSQL (else PGlite in memory); the bench works in its own database there,
+ * `nkra_bench_links` (BENCH_DATABASE), created when missing, so test runs beside it cannot drop its tables.
+ * Exits 1 below the bar or on a lost click.
  */
 interface Settings { connections: number; duration: number; warmup: number; codes: number; minRps: number; maxP99: number }
 interface LoadResult { requests: number; redirects: number; other: number; errors: number; rps: number; p50: number; p90: number; p99: number; max: number; clientCpu: number }
@@ -97,9 +100,25 @@ async function serve(app: Koa): Promise<{ port: number; close(): Promise<void> }
   return { port: (server.address() as { port: number }).port, close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
 }
 
+/** DATABASE_URL pointed at the bench's own database (created when missing); unset stays unset (PGlite). */
+async function benchDatabaseUrl(): Promise<string | undefined> {
+  const base = process.env['DATABASE_URL'];
+  if (!base) return undefined;
+  const name = process.env['BENCH_DATABASE'] ?? 'nkra_bench_links';
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('BENCH_DATABASE must be a plain lowercase name');
+  const at = (db: string) => { const u = new URL(base); u.pathname = `/${db}`; return u.toString(); };
+  const admin = await openDatabase({ databaseUrl: at('postgres'), poolSize: 1 });
+  try {
+    const found = await admin.em().execute<Array<{ n: number }>>('select 1 as n from pg_database where datname = ?', [name]);
+    if (found.length === 0) await admin.em().execute(`create database ${name}`);
+  } finally { await admin.close(); }
+  return at(name);
+}
+
 async function main(): Promise<void> {
   const s: Settings = { connections: flag('connections', 16), duration: flag('duration', 5), warmup: flag('warmup', 1), codes: flag('codes', 20_000), minRps: flag('min-rps', 5_000), maxP99: flag('max-p99', 20) };
-  const config = await loadConfig({ ...process.env, NODE_ENV: 'development', DATA_DIR: os.tmpdir(), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' });
+  const databaseUrl = await benchDatabaseUrl();
+  const config = await loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), NODE_ENV: 'development', DATA_DIR: os.tmpdir(), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' });
   const logger = createLogger('warn');
   const infra = await openInfrastructure(config, logger, { superviseQueue: false, pgliteDir: null });
   const ids = new UuidV7IdGenerator();

@@ -3,6 +3,7 @@ import type { LinkSettings } from '../../core/domain/link-settings.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import type { TrackedLink } from '../../core/ports/tracked-link-repository.ts';
 import { RandomLinkCodes } from '../../adapters/security/random-link-codes.ts';
+import { NO_PROGRESS } from '../../core/domain/campaign-progress.ts';
 import { at, rejection, seedOrganization, uniqueId } from './contract-fixtures.ts';
 
 const codes = new RandomLinkCodes();
@@ -61,6 +62,23 @@ export function describeTrackedLinksContract(name: string, makeStorage: () => Pr
         { key: 'tpl-a', messages: 2, clickedMessages: 1, clicks: 3, uniqueClicks: 2 },
         { key: 'tpl-b', messages: 1, clickedMessages: 0, clicks: 0, uniqueClicks: 0 },
       ]);
+    });
+
+    it('rates clicks per campaign through the campaign\'s recipients, only for the campaign\'s organization', async () => {
+      const org = await seedOrganization(storage);
+      const campaignId = uniqueId('camp');
+      await storage.campaigns.insert({
+        id: campaignId, organizationId: org.id, name: 'Promo', channel: 'SMS', templateId: null, segmentId: null, scheduledAt: null, status: 'SENDING',
+        approvalRequestId: null, riskScore: 10, cursor: null, fanOutDone: false, progress: NO_PROGRESS, failureReason: null, createdByUserId: null,
+        createdAt: at(0), updatedAt: at(0), startedAt: at(0), completedAt: null, cancelledAt: null,
+      });
+      const [m1, m2] = [uniqueId('msg'), uniqueId('msg')];
+      await storage.campaigns.addRecipients(org.id, campaignId, [{ contactId: uniqueId('c'), messageId: m1, skipReason: null }, { contactId: uniqueId('c'), messageId: m2, skipReason: null }]);
+      const links = [aLink(org.id, { messageId: m1 }), aLink(org.id, { messageId: m2 }), aLink(org.id, { messageId: uniqueId('msg') })];
+      await storage.trackedLinks.insertMany(links);
+      await storage.trackedLinks.addClicks([{ code: links[1]!.code, clicks: 4, uniqueClicks: 2, firstAt: at(3) }]);
+      expect(await storage.trackedLinks.clickRates(org.id, 'campaign', at(-10), at(10))).to.deep.equal([{ key: campaignId, messages: 2, clickedMessages: 1, clicks: 4, uniqueClicks: 2 }]);
+      expect(await storage.trackedLinks.clickRates((await seedOrganization(storage)).id, 'campaign', at(-10), at(10))).to.deep.equal([]);
     });
 
     it('keeps one settings row per organization and gives a verified domain one owner (CONFLICT for a second)', async () => {
