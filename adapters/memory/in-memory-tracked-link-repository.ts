@@ -42,6 +42,15 @@ export class InMemoryTrackedLinkRepository implements TrackedLinkRepository {
     return first;
   }
 
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    let n = 0;
+    for (const [code, l] of this.#state.trackedLinks) {
+      if (n >= limit) break;
+      if (l.expiresAt !== null && l.expiresAt.getTime() < now.getTime()) { this.#state.trackedLinks.delete(code); n += 1; }
+    }
+    return n;
+  }
+
   async clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]> {
     const campaignOf = new Map<string, string>();
     if (by === 'campaign') {

@@ -60,6 +60,12 @@ export class SqlTrackedLinkRepository implements TrackedLinkRepository {
     return rows.map((r) => ({ code: r.code, organizationId: r.organization_id, messageId: r.message_id, templateId: r.template_id, url: r.url, clickedAt: toDate(r.first_clicked_at)! }));
   }
 
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    const rows = await sqlRows<{ code: string }>(this.#em, `delete from tracked_links where code in (
+      select code from tracked_links where expires_at < $1 order by expires_at limit $2) returning code`, [now, limit]);
+    return rows.length;
+  }
+
   async clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]> {
     const source = by === 'template'
       ? `select l.template_id as key, l.message_id, l.clicks, l.unique_clicks from tracked_links l

@@ -61,6 +61,8 @@ export interface TrackedLinkRepository {
    * the links that had no counted click before (their first click is `firstAt` of the tally).
    */
   addClicks(tallies: readonly ClickTally[]): Promise<FirstClick[]>;
+  /** Deletes up to `limit` links that expired before `now` (retention; the maintenance job); returns how many. */
+  purgeExpired(now: Date, limit: number): Promise<number>;
   /** Click totals of the organization's messages created in [from, to), per template or per campaign; at most 500 groups. */
   clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]>;
   /** Click totals per link of one message (at most MAX_TRACKED_LINKS_PER_MESSAGE). */

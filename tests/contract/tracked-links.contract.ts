@@ -30,6 +30,17 @@ export function describeTrackedLinksContract(name: string, makeStorage: () => Pr
       expect(await storage.trackedLinks.findManyByCodes([])).to.deep.equal([]);
     });
 
+    it('purges expired links in bounded batches and keeps the others', async () => {
+      const org = await seedOrganization(storage);
+      const old = [aLink(org.id, { expiresAt: at(-20) }), aLink(org.id, { expiresAt: at(-10) })];
+      const kept = [aLink(org.id, { expiresAt: at(1_000_000) }), aLink(org.id, { expiresAt: null })];
+      await storage.trackedLinks.insertMany([...old, ...kept]);
+      expect(await storage.trackedLinks.purgeExpired(at(0), 1)).to.equal(1);
+      await storage.trackedLinks.purgeExpired(at(0), 1_000);
+      for (const l of old) expect(await storage.trackedLinks.findByCode(l.code)).to.equal(null);
+      for (const l of kept) expect(await storage.trackedLinks.findByCode(l.code)).to.not.equal(null);
+    });
+
     it('adds clicks in one call, reports only the links clicked for the first time, and drops unknown codes', async () => {
       const org = await seedOrganization(storage);
       const [a, b] = [aLink(org.id), aLink(org.id)];
