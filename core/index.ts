@@ -419,3 +419,15 @@ export * from './use-cases/workflows/get-workflow-run.ts';
 export * from './use-cases/workflows/list-workflow-runs.ts';
 export * from './use-cases/workflows/start-workflow-run.ts';
 export * from './use-cases/workflows/run-workflow-step.ts';
+// Tracked links (issue 33; docs/links.md).
+export * from './domain/tracked-links.ts';
+export * from './domain/link-settings.ts';
+export * from './ports/tracked-link-repository.ts';
+export * from './ports/link-settings-repository.ts';
+export * from './ports/link-codes.ts';
+export * from './use-cases/links/link-tracking.ts';
+export * from './use-cases/links/follow-tracked-link.ts';
+export * from './use-cases/links/get-link-settings.ts';
+export * from './use-cases/links/update-link-settings.ts';
+export * from './use-cases/links/verify-link-domain.ts';
+export * from './use-cases/links/get-click-rates.ts';

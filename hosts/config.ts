@@ -30,6 +30,10 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   publicUrl: string;
+  /** LINK_BASE_URL: where tracked short links point (docs/links.md); default PUBLIC_URL + '/l'. */
+  linkBaseUrl: string;
+  /** LINKS_PORT: the port of `npm run links` (the redirect service on its own). */
+  linksPort: number;
   shutdownTimeoutMs: number;
   workerConcurrency: number;
   loginLimitPerEmail: number;
@@ -80,6 +84,8 @@ export interface Config {
   inboxStreamsMax: number;
   /** SEND_WINDOWS: false holds no message to its country's send windows (docs/consent.md); quiet hours still apply. */
   sendWindows: boolean;
+  /** LINK_TRACKING: off replaces no URL by a tracked link on any organization (docs/links.md); on: each organization's settings decide. */
+  linkTracking: boolean;
   /** VENDOR_BASE_URLS: vendor key -> base URL for organizations' own accounts (regional endpoints, local fakes); tenants cannot set one. */
   vendorBaseUrls: Record<string, string>;
   /** NUMBER_LOOKUP_*: the platform's paid number lookup (docs/routing.md); vendor null: none. */
@@ -116,6 +122,8 @@ const EnvSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
   BODY_LIMIT_BYTES: v.optional(intIn(1024, 50 * 1024 * 1024), String(1024 * 1024)),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  LINK_BASE_URL: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^/?#]+\/l\/?$/, 'must be a URL ending in /l (e.g. https://go.example.com/l)'))),
+  LINKS_PORT: v.optional(intIn(1, 65_535), '3100'),
   SHUTDOWN_TIMEOUT_MS: v.optional(intIn(0, 600_000), '25000'),
   WORKER_CONCURRENCY: v.optional(intIn(1, 200), '25'),
   INBOX_STREAMS_PER_SUBSCRIBER: v.optional(intIn(1, 1_000), '10'),
@@ -152,6 +160,7 @@ const EnvSchema = v.object({
   TRIAL_CREDIT_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(100, 'must be at most 100')), '5'),
   TRIAL_CREDITS_PER_DAY: v.optional(intIn(0, 1_000_000), '200'),
   SEND_WINDOWS: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
+  LINK_TRACKING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   OWN_ACCOUNT_FEE_GHS: v.optional(v.pipe(ghsAmount, v.maxValue(10, 'must be at most 10')), '0.01'),
   NUMBER_LOOKUP_VENDOR: v.optional(v.picklist(['', 'twilio', 'termii'], 'must be twilio, termii or empty'), ''),
   NUMBER_LOOKUP_ACCOUNT_SID: v.optional(v.string(), ''),
@@ -219,7 +228,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
     jwtSecret: jwtSecret!, encryptionKey: encryptionKey!, sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, workerMetricsPort: e.WORKER_METRICS_PORT, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    publicUrl, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
+    publicUrl, linkBaseUrl: (e.LINK_BASE_URL ?? `${publicUrl}/l`).replace(/\/+$/, ''), linksPort: e.LINKS_PORT, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
     loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
     passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES, passwordResetLimitPerEmail: e.PASSWORD_RESET_LIMIT_PER_EMAIL, passwordResetLimitPerIp: e.PASSWORD_RESET_LIMIT_PER_IP,
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,
@@ -229,7 +238,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     egressAllowPrivateHosts: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' ? ['*'] : e.EGRESS_ALLOW_PRIVATE_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
     importMaxBytes: e.IMPORT_MAX_BYTES,
     dnsServers: e.DNS_SERVERS.split(',').map((h) => h.trim()).filter(Boolean), ssoTimeoutMs: e.SSO_TIMEOUT_MS,
-    ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on',
+    ownAccountFee: Math.round(e.OWN_ACCOUNT_FEE_GHS * 100), sendWindows: e.SEND_WINDOWS === 'on', linkTracking: e.LINK_TRACKING === 'on',
     inboxStreamsPerSubscriber: e.INBOX_STREAMS_PER_SUBSCRIBER, inboxStreamsMax: e.INBOX_STREAMS_MAX,
     vendorBaseUrls: e.VENDOR_BASE_URLS ? JSON.parse(e.VENDOR_BASE_URLS) as Record<string, string> : {},
     numberLookup: {

@@ -1,3 +1,6 @@
+import { CachedLinkSettings } from '../adapters/cache/cached-tracked-links.ts';
+import { RandomLinkCodes } from '../adapters/security/random-link-codes.ts';
+import type { LinkTrackingDeps } from '../core/use-cases/links/link-tracking.ts';
 import type { Container } from 'inversify';
 import { ProviderTelemetry } from './provider-telemetry.ts';
 import { CachedPricing } from '../adapters/cache/cached-pricing.ts';
@@ -61,6 +64,8 @@ export const MESSAGING = {
   sendDeps: token<SendDeps>('messaging.SendDeps'),
   /** Trace contexts of vendor calls, for delivery reports (used only with tracing on; docs/observability.md). */
   deliveryTraces: token<DeliveryTraceStore>('messaging.DeliveryTraces'),
+  /** Tracked links of the send pipeline (docs/links.md). */
+  linkTracking: token<LinkTrackingDeps>('messaging.LinkTracking'),
 } as const;
 
 /** Adapters allowed to be swapped (tests use recording providers). */
@@ -80,6 +85,10 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
   bindWebhooks(container, config);
   bindRouting(container, config, logger);
   container.bind(MESSAGING.optOutLinks).toConstantValue(new HmacOptOutLinks(config.encryptionKey, config.publicUrl));
+  container.bind(MESSAGING.linkTracking).toResolvedValue((storage) => ({
+    enabled: config.linkTracking, settings: new CachedLinkSettings(storage.linkSettings), codes: new RandomLinkCodes(), platformBase: config.linkBaseUrl,
+    untracked: [`${config.publicUrl}/u/`, `${config.publicUrl}/l/`],
+  }), [INFRA.storage]).inSingletonScope();
   container.bind(MESSAGING.sendTiming).toConstantValue({ windows: new CachedSendWindows(), enforceWindows: config.sendWindows });
   container.bind(MESSAGING.providerRepository).toResolvedValue(
     (database, ids) => new SqlProviderRepository(database, new AesGcmCredentialCipher(config.encryptionKey), ids), [INFRA.database, INFRA.ids]).inSingletonScope();
@@ -120,13 +129,14 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     checkCounter: new CheckCounter({ storage, clock, maxAttempts: MAX_CHECK_ATTEMPTS }),
   }), [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.rateLimiter, MESSAGING.fraudLimits, MESSAGING.ownAccountPricing, MESSAGING.sendTiming]).inSingletonScope();
   container.bind(MESSAGING.sendDeps).toResolvedValue(
-    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing, router, lookups): SendDeps => ({
+    (storage, pricing, clock, ids, secrets, fraud, deliver, ownAccounts, optOutLinks, timing, router, lookups, linkTracking): SendDeps => ({
       storage, pricing, clock, ids, secrets, fraud, deliverNow: (id) => deliver.execute(id), lowBalanceThreshold: config.lowBalanceThreshold, ownAccounts, optOutLinks, timing,
       traces: traceCapture(), // undefined with tracing off
       ...(config.networkRouting ? { networks: router, lookups } : { networks: NO_NETWORKS }),
+      linkTracking, linkRetentionMonths: config.retention.messagesMonths,
     }),
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
-      MESSAGING.optOutLinks, MESSAGING.sendTiming, ROUTING.router, ROUTING.sendLookups]).inSingletonScope();
+      MESSAGING.optOutLinks, MESSAGING.sendTiming, ROUTING.router, ROUTING.sendLookups, MESSAGING.linkTracking]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
     (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits, router) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,

@@ -1,3 +1,4 @@
+import { LINKS } from './api/modules/links-module.ts';
 import type { Container } from 'inversify';
 import type { Config } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
@@ -35,6 +36,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const stopWatch = apiContainer.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS); // one runtime for API and worker
   const stopRouting = apiContainer.get(ROUTING.sync).start(ROUTING_SYNC_MS);
   const stopWorkerRouting = workerContainer.get(ROUTING.sync).start(ROUTING_SYNC_MS); // the worker's deliveries count in its own router
+  const redirects = apiContainer.get(LINKS.redirects);
+  redirects.start(); // buffered click counts of the link redirect (docs/links.md)
   const server = await listen(buildApp(apiContainer), config.port, config.host, logger);
   return {
     port: server.port, infra, apiContainer,
@@ -44,6 +47,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await stopWorkerRouting();
       await apiContainer.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
       await server.close(timeoutMs);
+      await redirects.stop(); // every counted click written before the database closes
       await worker.stop();
       await infra.close();
     },

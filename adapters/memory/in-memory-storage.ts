@@ -1,3 +1,5 @@
+import { InMemoryTrackedLinkRepository } from './in-memory-tracked-link-repository.ts';
+import { InMemoryLinkSettingsRepository } from './in-memory-link-settings-repository.ts';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
 import type { Repositories, Storage } from '../../core/ports/storage.ts';
 import { InMemoryApiKeyRepository } from './in-memory-api-key-repository.ts';
@@ -59,7 +61,7 @@ export class InMemoryStorage implements Storage {
   readonly platformReports;
   readonly notificationEvents; readonly eventTriggers;
   readonly jobs: InMemoryJobQueue;
-  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications; readonly optOutLinks; readonly sendWindows; readonly inbox;
+  readonly contactImports; readonly segments; readonly campaigns; readonly senderIds; readonly verifications; readonly optOutLinks; readonly trackedLinks; readonly linkSettings; readonly sendWindows; readonly inbox;
   readonly conversations; readonly inboundNumbers; readonly sso;
   readonly secondFactors; readonly signInChallenges; readonly twoFactorPolicies;
   readonly workflows;
@@ -112,6 +114,8 @@ export class InMemoryStorage implements Storage {
     this.signInChallenges = new InMemorySignInChallengeRepository(this.state);
     this.twoFactorPolicies = new InMemoryTwoFactorPolicyRepository(this.state);
     this.workflows = new InMemoryWorkflowRepository(this.state);
+    this.trackedLinks = new InMemoryTrackedLinkRepository(this.state);
+    this.linkSettings = new InMemoryLinkSettingsRepository(this.state);
   }
 
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {

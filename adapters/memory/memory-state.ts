@@ -1,3 +1,5 @@
+import type { TrackedLink } from '../../core/ports/tracked-link-repository.ts';
+import type { LinkSettings } from '../../core/domain/link-settings.ts';
 import type { DeliveryLane } from '../../core/domain/delivery-lane.ts';
 import type { TenantDeliveryLimits } from '../../core/ports/tenant-delivery-limits.ts';
 import type { SendWindow } from '../../core/domain/send-window.ts';
@@ -122,6 +124,8 @@ export class MemoryState {
   digestItems: Array<{ bucketId: string; runId: string; variables: Record<string, string>; at: Date }> = [];
   /** Key: `${organizationId} ${key} ${windowStart}`. */
   throttles = new Map<string, number>();
+  trackedLinks = new Map<string, TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>();
+  linkSettings = new Map<string, LinkSettings>();
 
   snapshot(): MemoryState {
     return Object.assign(new MemoryState(), structuredClone({ ...this }));

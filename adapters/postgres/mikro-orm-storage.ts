@@ -1,3 +1,5 @@
+import { SqlTrackedLinkRepository } from './sql-tracked-link-repository.ts';
+import { SqlLinkSettingsRepository } from './sql-link-settings-repository.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { PgBoss } from 'pg-boss';
 import type { IdGenerator } from '../../core/ports/id-generator.ts';
@@ -99,6 +101,8 @@ export class MikroOrmStorage implements Storage {
   get conversations() { return new SqlConversationRepository(this.#database.em()); }
   get inboundNumbers() { return new SqlInboundNumberRepository(this.#database.em()); }
   get sso() { return new SqlSsoRepository(this.#database.em()); }
+  get trackedLinks() { return new SqlTrackedLinkRepository(this.#database.em()); }
+  get linkSettings() { return new SqlLinkSettingsRepository(this.#database.em()); }
   get campaigns() { return new SqlCampaignRepository(this.#database.em()); }
   get workflows() { return new SqlWorkflowRepository(this.#database.em()); }
 
@@ -150,6 +154,8 @@ export class MikroOrmStorage implements Storage {
       conversations: new SqlConversationRepository(em),
       inboundNumbers: new SqlInboundNumberRepository(em),
       sso: new SqlSsoRepository(em),
+      trackedLinks: new SqlTrackedLinkRepository(em),
+      linkSettings: new SqlLinkSettingsRepository(em),
       campaigns: new SqlCampaignRepository(em),
       workflows: new SqlWorkflowRepository(em),
     };

@@ -32,11 +32,14 @@ export interface ComplianceResult {
  * data (core/domain/compliance-rules/: common.ts plus one phrase file per language); this entry point
  * is what templates, campaigns and POST /compliance/check-message call. Each rule reports at most one
  * issue; the score is the sum of the issues' severity weights, capped at 100. `languages` picks the
- * phrase lists (default English; a language without a list is checked with English). Pure: no I/O.
+ * phrase lists (default English; a language without a list is checked with English). `ownLinkBases`
+ * (e.g. https://nkra.example/l/): our own tracked links are safe and left out of the link rules (docs/links.md);
+ * a public shortener is still flagged. Pure: no I/O.
  */
 export function checkCompliance(message: string, category: TemplateCategory = 'MARKETING',
-  languages: readonly string[] = [DEFAULT_RULE_LANGUAGE]): ComplianceResult {
+  languages: readonly string[] = [DEFAULT_RULE_LANGUAGE], options: { ownLinkBases?: readonly string[] } = {}): ComplianceResult {
   const issues: ComplianceIssue[] = [];
+  message = withoutOwnLinks(message, options.ownLinkBases ?? []);
   const rules = rulesFor(languages).filter((rule) => !rule.categories || rule.categories.includes(category));
   // Several languages may each have a rule with the same id: one issue per id. A 'present' rule hits
   // when any language's version matches; an 'absent' one only when no version does (an opt-out in
@@ -54,4 +57,12 @@ export function checkCompliance(message: string, category: TemplateCategory = 'M
   }
   const riskScore = Math.min(100, issues.reduce((sum, issue) => sum + SEVERITY_WEIGHTS[issue.severity], 0));
   return { riskScore, issues, requiresApproval: riskScore >= APPROVAL_THRESHOLD, category };
+}
+
+/** The text with our own tracked links (URLs under `bases`) taken out: they are not third-party links. */
+function withoutOwnLinks(message: string, bases: readonly string[]): string {
+  if (bases.length === 0) return message;
+  const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const own = new RegExp(`(?:${bases.map((b) => escape(b.replace(/\/+$/, ''))).join('|')})/[0-9A-Za-z./]+`, 'gi');
+  return message.replace(own, '');
 }

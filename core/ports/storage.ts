@@ -1,3 +1,5 @@
+import type { TrackedLinkRepository } from './tracked-link-repository.ts';
+import type { LinkSettingsRepository } from './link-settings-repository.ts';
 import type { ApiKeyRepository } from './api-key-repository.ts';
 import type { ApprovalRepository } from './approval-repository.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
@@ -94,6 +96,10 @@ export interface Repositories {
   twoFactorPolicies: TwoFactorPolicyRepository;
   /** Workflow versions, runs, step runs, digests and throttles (docs/workflows.md). */
   workflows: WorkflowRepository;
+  /** Tracked short links of sent messages (docs/links.md). */
+  trackedLinks: TrackedLinkRepository;
+  /** Organizations' tracked-link settings and custom link domains. */
+  linkSettings: LinkSettingsRepository;
 }
 
 /**

@@ -41,6 +41,7 @@ import { bindAnalyticsModule } from './modules/analytics-module.ts';
 import { bindRoutingModule } from './modules/routing-module.ts';
 import { bindInboxModule } from './modules/inbox-module.ts';
 import { bindSsoModule } from './modules/sso-module.ts';
+import { bindLinksModule } from './modules/links-module.ts';
 import type { RouteDefinition } from './route.ts';
 import { API } from './tokens.ts';
 
@@ -78,6 +79,7 @@ const MODULES: ReadonlyArray<(container: Container) => void> = [
   bindInboxModule,
   bindSsoModule,
   bindAuditLogModule,
+  bindLinksModule,
 ];
 
 /** The API host's composition root: the only place adapters, use cases and routes meet. */

@@ -6,6 +6,7 @@ import { buildApiContainer, buildApp } from './container.ts';
 import { listen } from './server.ts';
 import { API } from './tokens.ts';
 import { startTracing } from '../tracing.ts';
+import { LINKS } from './modules/links-module.ts';
 import { loadProviders, MESSAGING, PROVIDER_CONFIG_WATCH_MS } from '../messaging-bindings.ts';
 import { ROUTING, ROUTING_SYNC_MS } from '../routing-bindings.ts';
 
@@ -20,6 +21,8 @@ try {
   const stopRefresh = container.get(MESSAGING.runtime).startHealthRefresh(60_000);
   const stopWatch = container.get(MESSAGING.runtime).startConfigWatch(PROVIDER_CONFIG_WATCH_MS);
   const stopRouting = container.get(ROUTING.sync).start(ROUTING_SYNC_MS);
+  const redirects = container.get(LINKS.redirects);
+  redirects.start(); // buffered clicks of the redirect (docs/links.md)
   const server = await listen(buildApp(container), config.port, config.host, logger);
   onShutdownSignal(logger, async () => {
     stopRefresh();
@@ -27,6 +30,7 @@ try {
     await stopRouting();
     await container.get(API.inboxStreams).close(); // open SSE streams would hold the drain to its timeout
     await server.close(config.shutdownTimeoutMs);
+    await redirects.stop(); // after the last request: every counted click is written
     await infra.close();
     await tracing?.shutdown();
   });

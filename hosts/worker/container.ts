@@ -92,7 +92,8 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     async handle() { await check.executeAll(); },
   }), [MESSAGING.checkProviderHealth]);
   container.bind(WORKER.handlers).toResolvedValue(
-    (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, async () => (await storage.idempotency.purgeExpired(clock.now())) + (await storage.sessionRevocations.purgeExpired(clock.now()))),
+    (database, clock, storage) => maintenanceHandler(new PostgresRateLimiter(database, clock), logger, async () => (await storage.idempotency.purgeExpired(clock.now())) + (await storage.sessionRevocations.purgeExpired(clock.now()))
+      + (await storage.trackedLinks.purgeExpired(clock.now(), 5_000))), // expired tracked links (docs/links.md)
     [INFRA.database, INFRA.clock, INFRA.storage]);
   container.bind(WORKER.handlers).toResolvedValue(
     (deps, ids) => webhookDispatchHandler(new DispatchOutboundEvents({ ...deps, ids, concurrency: config.workerConcurrency }), config.workerConcurrency),

@@ -635,7 +635,7 @@ describe('E2E: the dashboard in a real browser', function () {
       ['/app', 'Overview'], ['/app/send', 'Send a message'], ['/app/logs', 'Delivery logs'], ['/app/scheduled', 'Scheduled messages'], ['/app/templates', 'Templates'],
       ['/app/events', 'Notification events'], ['/app/contacts', 'Contacts'], ['/app/segments', 'Segments'], ['/app/campaigns', 'Campaigns'],
       ['/app/api-keys', 'API keys'], ['/app/webhooks', 'Webhooks'], ['/app/billing', 'Billing'], ['/app/compliance', 'Compliance'],
-      ['/app/team', 'Team'], ['/app/onboarding', 'Organization settings'], ['/app/conversations', 'Conversations'], ['/app/consent', 'Consent'], ['/app/sso', 'Single sign-on'], ['/app/audit-log', 'Audit log'], ['/app/nowhere', 'Page not found'],
+      ['/app/team', 'Team'], ['/app/onboarding', 'Organization settings'], ['/app/conversations', 'Conversations'], ['/app/consent', 'Consent'], ['/app/sso', 'Single sign-on'], ['/app/audit-log', 'Audit log'], ['/app/links', 'Tracked links'], ['/app/nowhere', 'Page not found'],
     ];
     for (const [path, heading] of pages) {
       await go(path, heading);

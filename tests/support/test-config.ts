@@ -19,6 +19,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ownAccountFee: 1, vendorBaseUrls: {}, numberLookup: { vendor: null, credentials: {}, baseUrl: undefined, price: 5, ttlDays: 30 }, routeEvaluationMs: 30_000, networkRouting: true, inboxStreamsPerSubscriber: 10, inboxStreamsMax: 20_000,
     // Off unless a test turns it on: a suite's marketing sends must not depend on the hour it runs at (tests/http/send-windows.test.ts turns it on).
     sendWindows: false,
+    // Off unless a test turns it on (tests/http/tracked-links.test.ts): bodies with URLs stay as written.
+    linkTracking: false, linkBaseUrl: 'http://localhost:3000/l', linksPort: 0,
     // Nothing expires in tests (rows are often dated in the past); partitions ahead are still created at worker start.
     retention: { messagesMonths: 0, outboundEventsMonths: 0, webhookDeliveriesDays: 0, monthsAhead: 3, auditLogDays: 0 },
     archive: null,

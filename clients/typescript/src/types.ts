@@ -186,8 +186,26 @@ export interface ErrorDetails {
   [key: string]: unknown;
 }
 
-/** Outbound webhook event kinds (spec section 6). */
-export type WebhookEventKind = 'message.status.updated' | 'contact.opted_out' | 'campaign.completed' | (string & {});
+/** Outbound webhook event kinds (spec section 6; message.clicked and message.opened: docs/links.md). */
+export type WebhookEventKind = 'message.status.updated' | 'contact.opted_out' | 'campaign.completed' | 'message.clicked' | 'message.opened' | (string & {});
+
+/** `data` of a `message.clicked` event: the first counted click on one tracked link of a message (docs/links.md). */
+export interface MessageClickedData {
+  messageId: string;
+  templateId: string | null;
+  /** The original URL the short link redirects to. */
+  url: string;
+  /** The short link's code (the last path segment of the link). */
+  code: string;
+  clickedAt: string;
+}
+
+/** `data` of a `message.opened` event: the first counted open of an email with open tracking on (unreliable: docs/links.md). */
+export interface MessageOpenedData {
+  messageId: string;
+  templateId: string | null;
+  openedAt: string;
+}
 
 /** A verified webhook delivery. */
 export interface WebhookEvent {

@@ -1,3 +1,4 @@
+import { linkTrackingOption, type LinkTrackingDeps } from '../links/link-tracking.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
 import { fieldError } from '../../errors.ts';
@@ -59,6 +60,8 @@ export interface CampaignEstimateDeps {
   clock: Clock;
   fraud: NewTenantLimits;
   optOutLinks?: OptOutLinkSigner | undefined;
+  /** Tracked links: the estimate prices the body with its short links, as the send will. */
+  linkTracking?: LinkTrackingDeps | undefined;
   /** Organizations' own vendor accounts: recipients on their routes are priced at the own-account fee (docs/providers.md). */
   ownAccounts?: OwnAccountPricing | undefined;
 }
@@ -88,6 +91,7 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
     buckets.set(locale, bucket);
   }
   const optOut = optOutOption(deps, campaign.organizationId);
+  const links = await linkTrackingOption(deps, campaign.organizationId);
   const locales: LocaleEstimate[] = [];
   const reasons = new Set<string>();
   let exact = true;
@@ -99,7 +103,7 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
     const sample = await deps.storage.contacts.page(campaign.organizationId, { ...audience, rule: { all: [audience.rule, only] } }, null, ESTIMATE_SAMPLE);
     let price = 0; let segments = 1; let encoding: SmsEncoding | null = null; let skippedInSample = 0;
     for (const contact of sample) {
-      const result = prepareForContact(campaign, template, contact, rules, optOut, organizationLocale);
+      const result = prepareForContact(campaign, template, contact, rules, optOut, organizationLocale, links);
       if (!result.ok) { skippedInSample += 1; reasons.add(result.reason); continue; }
       const routed = routePrice(deps.ownAccounts, campaign.organizationId, result.prepared).price;
       if (routed >= price) { price = routed; encoding = result.prepared.encoding; }

@@ -1,3 +1,4 @@
+import type { LinkTrackingOption } from '../links/link-tracking.ts';
 import type { OptOutLinks } from '../consent/opt-out-link-text.ts';
 import { isExemptCategory, type TemplateCategory } from '../../domain/channel.ts';
 import { AppError } from '../../errors.ts';
@@ -35,7 +36,7 @@ export async function campaignAudience(repos: Pick<Repositories, 'segments'>, ca
 
 /** The message a contact gets, or why the contact is skipped (no valid address, a placeholder the contact cannot fill). */
 export function prepareForContact(campaign: Campaign, template: Template, contact: Contact, rules: readonly PricingRule[], optOut?: OptOutLinks,
-  organizationLocale: string | null = null):
+  organizationLocale: string | null = null, links?: LinkTrackingOption):
   { ok: true; prepared: PreparedMessage } | { ok: false; reason: string } {
   const to = contact[addressKindOf(campaign.channel)];
   if (!to) return { ok: false, reason: `no ${addressKindOf(campaign.channel)}` };
@@ -45,7 +46,7 @@ export function prepareForContact(campaign: Campaign, template: Template, contac
     return { ok: true, prepared: prepareMessage({
       channel: campaign.channel, to, templateId: template.id, variables, countryCode: contact.countryCode, category: campaignCategory(template),
       locales: [contact.locale, organizationLocale], // docs/templates.md, "Locales"
-    }, template, rules, '', { optOut }) };
+    }, template, rules, '', { optOut, links }) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'VALIDATION_ERROR') return { ok: false, reason: error.message };
     throw error;

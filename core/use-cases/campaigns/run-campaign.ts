@@ -1,3 +1,4 @@
+import { linkTrackingOption, type LinkTrackingDeps } from '../links/link-tracking.ts';
 import type { SendTiming } from '../messaging/send-timing.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import type { OptOutLinkSigner } from '../../ports/opt-out-links.ts';
@@ -27,6 +28,8 @@ export const BATCHES_PER_RUN = 200;
 export interface RunCampaignDeps {
   /** Opt-out links in campaign messages (docs/consent.md). */
   optOutLinks?: OptOutLinkSigner | undefined;
+  linkTracking?: LinkTrackingDeps | undefined;
+  linkRetentionMonths?: number | undefined;
   /** Send windows and quiet hours: a campaign's messages outside them are SCHEDULED for their next opening (docs/consent.md). */
   timing?: SendTiming | undefined;
   /** Organizations' own vendor accounts: their routes are charged the own-account fee (docs/providers.md). */
@@ -119,8 +122,9 @@ export class RunCampaign {
     const prepared: PreparedMessage[] = [];
     const owners: string[] = [];
     const skipped: Array<{ contactId: string; reason: string }> = [];
+    const links = await linkTrackingOption(this.#deps, campaign.organizationId, tx.linkSettings);
     for (const contact of contacts) {
-      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId), organizationLocale);
+      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId), organizationLocale, links);
       if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
     }
     const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(

@@ -19,8 +19,12 @@ export const CheckMessageInput = v.object({
  * Stores nothing. Errors: VALIDATION_ERROR.
  */
 export class CheckMessage {
+  readonly #ownLinkBases: readonly string[];
+  /** `ownLinkBases`: the platform's tracked-link base (LINK_BASE_URL): links under it are ours and safe. */
+  constructor(deps: { ownLinkBases?: readonly string[] } = {}) { this.#ownLinkBases = deps.ownLinkBases ?? []; }
+
   execute(raw: unknown): ComplianceResult {
     const input = parseInput(CheckMessageInput, raw);
-    return checkCompliance(input.message, input.category, input.language ? [input.language] : undefined);
+    return checkCompliance(input.message, input.category, input.language ? [input.language] : undefined, { ownLinkBases: this.#ownLinkBases });
   }
 }

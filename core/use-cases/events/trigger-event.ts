@@ -1,3 +1,4 @@
+import { linkTrackingOption } from '../links/link-tracking.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import * as v from 'valibot';
 import { AppError } from '../../errors.ts';
@@ -91,7 +92,8 @@ export class TriggerEvent {
       to: input.to !== undefined && plan[0] ? { channel: plan[0].channel, address: input.to, countryCode: input.countryCode } : undefined });
     const locale = template && preferences.length > 0 ? chooseTemplateContent(template, preferences).locale : null;
     const basis = { plan, templateId: event.templateId, variables, countryCode, fallbackSubject: event.name, locale };
-    const prepared = { ...prepareStep(basis, template, 0, await pricing.listActive(), optOutOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
+    const prepared = { ...prepareStep(basis, template, 0, await pricing.listActive(), optOutOption(this.#deps, ctx.organizationId),
+      await linkTrackingOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
 
     const { idempotencyKey, ...request } = input;
     const idempotency = idempotencyKey ? { key: `${IDEMPOTENCY_PREFIX}${idempotencyKey}`, requestHash: secrets.sha256(canonicalJson(request)) } : null;

@@ -1,3 +1,4 @@
+import type { LinkTrackingOption } from '../links/link-tracking.ts';
 import type { OptOutLinks } from '../consent/opt-out-link-text.ts';
 import { AppError } from '../../errors.ts';
 import type { Channel } from '../../domain/channel.ts';
@@ -127,11 +128,11 @@ export function triggerVariables(contact: Contact | null, variables: Record<stri
  * email or in-app, a template without a subject takes the event's name as subject (the bell's title).
  */
 export function prepareStep(trigger: Pick<EventTrigger, 'plan' | 'templateId' | 'variables' | 'countryCode' | 'fallbackSubject' | 'locale'>, template: Template | null,
-  step: number, rules: readonly PricingRule[], optOut?: OptOutLinks): PreparedMessage {
+  step: number, rules: readonly PricingRule[], optOut?: OptOutLinks, links?: LinkTrackingOption): PreparedMessage {
   const planned = trigger.plan[step]!;
   const forChannel = template && template.channel !== planned.channel ? { ...template, channel: planned.channel } : template;
   return prepareMessage({
     channel: planned.channel, to: planned.recipient, templateId: trigger.templateId ?? undefined, variables: trigger.variables,
     countryCode: trigger.countryCode, locales: [trigger.locale], subject: (planned.channel === 'EMAIL' || planned.channel === 'IN_APP' || planned.channel === 'PUSH') && !(template ? chooseTemplateContent(template, [trigger.locale]).subject : null) ? trigger.fallbackSubject : undefined,
-  }, forChannel, rules, '', { optOut });
+  }, forChannel, rules, '', { optOut, links });
 }

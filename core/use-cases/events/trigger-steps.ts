@@ -1,3 +1,4 @@
+import { linkTrackingOption } from '../links/link-tracking.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import { isAppError } from '../../errors.ts';
 import type { Message } from '../../domain/message.ts';
@@ -97,6 +98,7 @@ async function sendStep(deps: TriggerDeps, trigger: EventTrigger, target: { step
   const { storage, pricing, clock, ids } = deps;
   const template: Template | null = trigger.templateId ? await storage.templates.findById(trigger.organizationId, trigger.templateId) : null;
   const rules = await pricing.listActive();
+  const links = await linkTrackingOption(deps, trigger.organizationId);
   const ctx: SendContext = { organizationId: trigger.organizationId, userId: trigger.userId, apiKeyId: trigger.apiKeyId, isSandbox: trigger.isSandbox };
   let sequence = (await storage.eventTriggers.listSteps(trigger.organizationId, trigger.id)).length;
   const skipped: TriggerStep[] = [];
@@ -108,7 +110,7 @@ async function sendStep(deps: TriggerDeps, trigger: EventTrigger, target: { step
   while (step < trigger.plan.length) {
     let prepared: PreparedMessage;
     try {
-      prepared = prepareStep(trigger, template, step, rules, optOutOption(deps, trigger.organizationId));
+      prepared = prepareStep(trigger, template, step, rules, optOutOption(deps, trigger.organizationId), links);
     } catch (error) {
       if (!isAppError(error)) throw error;
       skip(step, attempt, error.code, error.message);

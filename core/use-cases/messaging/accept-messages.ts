@@ -40,6 +40,8 @@ export interface AcceptDeps {
   timing?: SendTiming | undefined;
   /** Tracing on: each request's trace, carried in its messages' delivery jobs (docs/observability.md). */
   traces?: TraceCapture | undefined;
+  /** Months a tracked link resolves (the platform's message retention, docs/links.md); 0 or absent: forever. */
+  linkRetentionMonths?: number | undefined;
 }
 
 export interface OwnAccountPricing {
@@ -170,7 +172,9 @@ export async function acceptRequestsIn(tx: Repositories, deps: Omit<AcceptDeps, 
   if (released.length > 0) await tx.idempotency.release(released);
   const written = going.filter((i) => outcomes[i]?.accepted);
   await tx.messages.insertMany(written.flatMap((i) => built.get(i)!));
-  await recordOptOutLinks(tx, written.map((i) => ({ organizationId: requests[i]!.ctx.organizationId, prepared: requests[i]!.prepared, messages: built.get(i)! })), now);
+  const sent = written.map((i) => ({ organizationId: requests[i]!.ctx.organizationId, prepared: requests[i]!.prepared, messages: built.get(i)! }));
+  await recordOptOutLinks(tx, sent, now);
+  await recordTrackedLinks(tx, sent, now, deps.linkRetentionMonths ?? 0);
   await tx.jobs.enqueueMany(QUEUES.notificationSend, written.flatMap((i) => {
     // Tracing on: the request's own trace (null: none), never the group leader's active one.
     const trace = deps.traces ? requests[i]!.trace !== undefined ? requests[i]!.trace : deps.traces.current() : undefined;
@@ -310,4 +314,22 @@ async function recordOptOutLinks(tx: Repositories, accepted: ReadonlyArray<{ org
   const links = accepted.flatMap(({ organizationId, prepared, messages }) => prepared.flatMap((p, k) => (p.optOutToken && messages[k]?.status !== 'REJECTED'
     ? [{ token: p.optOutToken, organizationId, channel: p.channel, recipient: p.recipient, createdAt: now }] : [])));
   if (links.length > 0) await tx.optOutLinks.insertMany(links);
+}
+
+/** The tracked short links of the accepted messages (docs/links.md), in one statement: only these codes redirect. */
+async function recordTrackedLinks(tx: Repositories, accepted: ReadonlyArray<{ organizationId: string; prepared: readonly PreparedMessage[]; messages: readonly Message[] }>,
+  now: Date, retentionMonths: number): Promise<void> {
+  const expiresAt = retentionMonths > 0 ? addMonths(now, retentionMonths) : null;
+  const links = accepted.flatMap(({ organizationId, prepared, messages }) => prepared.flatMap((p, k) => {
+    const message = messages[k];
+    if (!p.trackedLinks?.length || !message || message.status === 'REJECTED') return [];
+    return p.trackedLinks.map((l) => ({ code: l.code, organizationId, messageId: message.id, templateId: message.templateId, url: l.url, createdAt: now, expiresAt }));
+  }));
+  if (links.length > 0) await tx.trackedLinks.insertMany(links);
+}
+
+function addMonths(at: Date, months: number): Date {
+  const d = new Date(at.getTime());
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d;
 }

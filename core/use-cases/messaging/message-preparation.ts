@@ -13,6 +13,8 @@ import type { PushContent } from '../../domain/push-content.ts';
 import { mappedVariables, whatsappTemplateSend, type WhatsappTemplateSend } from '../../domain/whatsapp-template.ts';
 import { checkPushContent, type PushFields } from './push-fields.ts';
 import { withOptOutLink, type OptOutLinks } from '../consent/opt-out-link-text.ts';
+import { trackBody, type LinkTrackingOption } from '../links/link-tracking.ts';
+import type { TrackedLinkDraft } from '../../domain/tracked-links.ts';
 
 /** Longest body accepted: 1,600 characters for text channels (10 SMS segments), 200 KB for email. */
 export const TEXT_BODY_MAX = 1_600;
@@ -77,6 +79,8 @@ export interface PreparedMessage {
   category: TemplateCategory;
   /** The token of the opt-out link in the body (recorded with the message), or null. */
   optOutToken: string | null;
+  /** The body's tracked short links (docs/links.md), recorded with the message; absent or empty: none. */
+  trackedLinks?: TrackedLinkDraft[] | undefined;
   /** Not before this time (`sendAt`, or the next send window): the message is SCHEDULED until then. Null: now. */
   sendAt: Date | null;
   senderId: string | null;
@@ -111,7 +115,7 @@ export function preparedMetaTemplate(template: Template | null, variables: Reado
  * names for bulk items ("messages[3].to").
  */
 export function prepareMessage(draft: MessageDraft, template: Template | null, rules: readonly PricingRule[], field = '',
-  options: { subjectFromBody?: boolean; optOut?: OptOutLinks | undefined; networks?: NetworkKnowledge | undefined } = {}): PreparedMessage {
+  options: { subjectFromBody?: boolean; optOut?: OptOutLinks | undefined; networks?: NetworkKnowledge | undefined; links?: LinkTrackingOption | undefined } = {}): PreparedMessage {
   if (draft.templateId && !template) throw invalid(`${field}templateId`, 'template not found');
   if (template) {
     if (template.channel !== draft.channel) throw invalid(`${field}templateId`, `template is for ${template.channel}, not ${draft.channel}`);
@@ -132,6 +136,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
   if (!rendered.ok) throw invalid(`${field}variables`, `missing template variable${rendered.missing.length > 1 ? 's' : ''}: ${rendered.missing.join(', ')}`);
   const max = draft.channel === 'EMAIL' ? EMAIL_BODY_MAX : TEXT_BODY_MAX;
   if (rendered.text.length > max) throw invalid(`${field}body`, `body must be at most ${max} characters after rendering`);
+  const tracked = trackBody(rendered.text, draft.channel, template?.id ?? null, options.links);
 
   let subject: string | null = null;
   if (draft.channel === 'EMAIL') {
@@ -152,7 +157,7 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
     }
   }
 
-  const push = checkPushContent(draft, subject, rendered.text, field, recipient.pushTokenKind);
+  const push = checkPushContent(draft, subject, tracked.body, field, recipient.pushTokenKind);
   // Meta refuses an empty template parameter (132000 family): say so before charging.
   const blank = draft.channel === 'WHATSAPP' && template?.metaTemplate
     ? mappedVariables(template.metaTemplate).filter((name) => !(draft.variables?.[name] ?? '').trim()) : [];
@@ -160,13 +165,14 @@ export function prepareMessage(draft: MessageDraft, template: Template | null, r
 
   // An in-memory answer (prefix, or a correction this process holds): never I/O per message (docs/routing.md).
   const network = recipient.phone ? networkOf(options.networks, recipient.recipient, recipient.country) : null;
-  const preview = costPreview(rules, draft.channel, recipient.country, rendered.text, network);
+  const preview = costPreview(rules, draft.channel, recipient.country, tracked.body, network);
   if (!preview) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${draft.channel}`);
   return {
     channel: draft.channel, recipient: recipient.recipient, country: recipient.country, network,
     premiumRate: recipient.phone ? premiumRateReason(recipient.phone) : null,
-    subject, body: rendered.text, push, templateId: template?.id ?? null, category, optOutToken: token,
+    subject, body: tracked.body, push, templateId: template?.id ?? null, category, optOutToken: token,
     ...(content && draft.body === undefined ? { locale: content.locale } : {}),
+    ...(tracked.links.length > 0 ? { trackedLinks: tracked.links } : {}),
     ...(draft.channel === 'WHATSAPP' && template?.metaTemplate ? { metaTemplate: preparedMetaTemplate(template, draft.variables ?? {}) } : {}),
     sendAt: draft.sendAt ?? null, senderId: draft.senderId ?? null,
     segments: preview.segments, encoding: preview.encoding, price: preview.price,

@@ -1,3 +1,4 @@
+import { linkTrackingOption } from '../links/link-tracking.ts';
 import { optOutOption } from '../consent/opt-out-link-text.ts';
 import * as v from 'valibot';
 import { AppError, isAppError } from '../../errors.ts';
@@ -59,10 +60,11 @@ export class SendBulkMessages {
     const templateIds = [...new Set(items.flatMap((i) => (i.templateId ? [i.templateId] : [])))];
     const templates = new Map(await Promise.all(templateIds.map(async (id) => [id, await this.#deps.storage.templates.findById(ctx.organizationId, id)] as const)));
     const optOut = optOutOption(this.#deps, ctx.organizationId);
+    const links = await linkTrackingOption(this.#deps, ctx.organizationId);
     const prepared: PreparedMessage[] = items.map((item, index) => {
       try {
         const sendAt = item.sendAt !== undefined ? sendAtOf(item.sendAt, now) : requestSendAt;
-        return prepareMessage({ ...item, sendAt, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true, optOut, networks: this.#deps.networks });
+        return prepareMessage({ ...item, sendAt, countryCode: input.countryCode }, item.templateId ? templates.get(item.templateId) ?? null : null, rules, '', { subjectFromBody: true, optOut, networks: this.#deps.networks, links });
       } catch (error) {
         throw itemError(error, index);
       }

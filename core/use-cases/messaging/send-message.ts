@@ -1,3 +1,4 @@
+import { linkTrackingOption, type LinkTrackingDeps } from '../links/link-tracking.ts';
 import type { OwnAccountPricing } from './accept-messages.ts';
 import * as v from 'valibot';
 import { isAppError } from '../../errors.ts';
@@ -64,6 +65,10 @@ export interface SendDeps {
   networks?: NetworkKnowledge | undefined;
   /** Paid number lookups for organizations that turned them on (docs/routing.md); without it, none. */
   lookups?: SendLookups | undefined;
+  /** Tracked links (docs/links.md); without it no URL is replaced. */
+  linkTracking?: LinkTrackingDeps | undefined;
+  /** See AcceptDeps.linkRetentionMonths. */
+  linkRetentionMonths?: number | undefined;
 }
 
 /**
@@ -85,7 +90,8 @@ export class SendMessage {
     const locales = await localePreferences(this.#deps.storage, ctx.organizationId, template,
       { locale: input.locale, to: { channel: input.channel, address: input.to, countryCode: input.countryCode } });
     const rules = await this.#deps.pricing.listActive();
-    const prepare = () => prepareMessage({ ...input, sendAt, locales }, template, rules, '', { optOut: optOutOption(this.#deps, ctx.organizationId), networks: this.#deps.networks });
+    const links = await linkTrackingOption(this.#deps, ctx.organizationId);
+    const prepare = () => prepareMessage({ ...input, sendAt, locales }, template, rules, '', { optOut: optOutOption(this.#deps, ctx.organizationId), networks: this.#deps.networks, links });
     const prepared = ctx.isSandbox ? prepare() : await preparedWithLookup(this.#deps.lookups, ctx.organizationId, prepare(), prepare);
     const { idempotencyKey, ...request } = input;
     // Every send is group-committed with its organization's concurrent sends (AcceptCoalescer).

@@ -29,6 +29,10 @@ const SAMPLES: Record<OutboundEventKind, Record<string, unknown>> = {
     runId: 'test-run', eventId: 'test-event', event: 'order.shipped', version: 1, failedStep: 0, errorCode: 'INSUFFICIENT_BALANCE',
     errorMessage: 'The wallet cannot cover the message', attempts: 3, failedAt: '2026-01-01T00:00:00.000Z',
   },
+  'message.clicked': {
+    messageId: 'test-message', templateId: null, url: 'https://example.com/offer', code: 'AbCdEf012345', clickedAt: '2026-01-01T00:00:00.000Z',
+  },
+  'message.opened': { messageId: 'test-message', templateId: null, openedAt: '2026-01-01T00:00:00.000Z' },
   'contact.push_token_removed': {
     contactId: 'test-contact', token: 'ExponentPushToken[test]', reason: 'UNREGISTERED', detail: 'Expo: DeviceNotRegistered', messageId: 'test-message',
     internalMessageId: 'test-message', provider: 'expo-push', removedAt: '2026-01-01T00:00:00.000Z',

@@ -15,15 +15,15 @@ import { API } from '../tokens.ts';
 /** Campaigns: create, estimate, send (the worker fans out), pause, resume, cancel. */
 export function bindCampaignsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, ids, clock, pricing, fraud, optOutLinks, ownAccounts) => campaignRoutes({
+    (storage, ids, clock, pricing, fraud, optOutLinks, ownAccounts, linkTracking) => campaignRoutes({
       createCampaign: new CreateCampaign({ storage, ids, clock }),
       listCampaigns: new ListCampaigns({ storage, clock }),
       getCampaign: new GetCampaign({ storage, clock }),
-      estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
+      estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts, linkTracking }),
       sendCampaign: new SendCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
       cancelCampaign: new CancelCampaign({ storage, clock }),
       pauseCampaign: new PauseCampaign({ storage, clock }),
       resumeCampaign: new ResumeCampaign({ storage, clock }),
     }),
-    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing]).inSingletonScope();
+    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing, MESSAGING.linkTracking]).inSingletonScope();
 }

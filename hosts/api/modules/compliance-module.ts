@@ -12,13 +12,13 @@ import { API } from '../tokens.ts';
 /** Tenant compliance: the message check, the suppression list, the summary and approval outcomes. */
 export function bindComplianceModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, ids, clock) => complianceRoutes({
-      checkMessage: new CheckMessage(),
+    (storage, ids, clock, config) => complianceRoutes({
+      checkMessage: new CheckMessage({ ownLinkBases: [config.linkBaseUrl] }),
       addSuppression: new AddSuppression({ storage, ids, clock }),
       listSuppressions: new ListSuppressions({ storage }),
       removeSuppression: new RemoveSuppression({ storage }),
       getComplianceSummary: new GetComplianceSummary({ storage }),
       listApprovalOutcomes: new ListApprovalOutcomes({ storage }),
     }),
-    [INFRA.storage, INFRA.ids, INFRA.clock]).inSingletonScope();
+    [INFRA.storage, INFRA.ids, INFRA.clock, INFRA.config]).inSingletonScope();
 }

@@ -24,6 +24,7 @@ import { CompliancePage } from './pages/compliance.tsx';
 import { TeamPage } from './pages/team.tsx';
 import { SsoCallbackPage, SsoSignInPage } from './pages/sso-sign-in.tsx';
 import { SsoSettingsPage } from './pages/sso-settings.tsx';
+import { LinksPage } from './pages/links.tsx';
 import { AdminApprovalsPage, AdminRevenuePage, AdminTenantsPage } from './pages/admin.tsx';
 import { AdminProvidersPage } from './pages/admin-providers.tsx';
 import { AdminProviderMetricsPage } from './pages/admin-provider-metrics.tsx';
@@ -46,7 +47,7 @@ const TENANT_NAV: NavItem[] = [
   { to: '/app/scheduled', label: 'Scheduled' },
   { to: '/app/templates', label: 'Templates' }, { to: '/app/events', label: 'Events' }, { to: '/app/contacts', label: 'Contacts' },
   { to: '/app/segments', label: 'Segments' }, { to: '/app/campaigns', label: 'Campaigns' }, { to: '/app/api-keys', label: 'API keys' },
-  { to: '/app/verify', label: 'Verify' }, { to: '/app/inbox', label: 'In-app inbox' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
+  { to: '/app/verify', label: 'Verify' }, { to: '/app/inbox', label: 'In-app inbox' }, { to: '/app/sending', label: 'Sender IDs & vendors' }, { to: '/app/links', label: 'Tracked links' }, { to: '/app/webhooks', label: 'Webhooks' }, { to: '/app/billing', label: 'Billing' }, { to: '/app/compliance', label: 'Compliance' },
   { to: '/app/consent', label: 'Consent' },
   { to: '/app/team', label: 'Team' }, { to: '/app/sso', label: 'Single sign-on', ownersAndAdmins: true }, { to: '/app/audit-log', label: 'Audit log', ownersAndAdmins: true }, { to: '/app/onboarding', label: 'Organization' },
 ];
@@ -66,7 +67,7 @@ const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app/conversations', () => <ConversationsPage />], ['/app/conversations/:id', (p) => <ConversationPage id={p['id']!} />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />], ['/app/inbox', () => <InboxPage />],
   ['/app/webhooks', () => <WebhooksPage />], ['/app/billing', () => <BillingPage />], ['/app/billing/return', () => <PaymentReturnPage />],
-  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />], ['/app/sso', () => <SsoSettingsPage />], ['/app/audit-log', () => <AuditLogPage />],
+  ['/app/compliance', () => <CompliancePage />], ['/app/team', () => <TeamPage />], ['/app/sso', () => <SsoSettingsPage />], ['/app/audit-log', () => <AuditLogPage />], ['/app/links', () => <LinksPage />],
   ['/app/consent', () => <ConsentPage />], ['/app/contacts/:id', (p) => <ContactDetailPage id={p['id']!} />], ['/app/admin/send-windows', () => <AdminSendWindowsPage />],
   ['/app/admin/tenants', () => <AdminTenantsPage />], ['/app/admin/revenue', () => <AdminRevenuePage />],
   ['/app/admin/approvals', () => <AdminApprovalsPage />], ['/app/admin/providers', () => <AdminProvidersPage />],

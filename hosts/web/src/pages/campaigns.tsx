@@ -17,6 +17,11 @@ function Campaigns(): ReactNode {
   const campaigns = useAsync(async () => asList<Campaign>(await api.get('/campaigns')));
   const templates = useAsync(async () => asList<Row>(await api.get('/templates')));
   const segments = useAsync(async () => asList<Row>(await api.get('/segments').catch(() => [])));
+  // Click rates of tracked links (docs/links.md), per campaign; absent when the API has no click analytics.
+  const routes = useRoutes();
+  const clicks = useAsync(async () => (routes?.has('GET /analytics/clicks')
+    ? new Map((await api.get<{ items: Array<{ campaignId: string; messages: number; clickRate: number }> }>('/analytics/clicks?by=campaign')).items.map((r) => [r.campaignId, r]))
+    : new Map<string, { messages: number; clickRate: number }>()), [routes]);
   const form = useForm({ name: '', channel: 'SMS', templateId: '', segmentId: '', scheduledAt: '' });
   const [created, setCreated] = useState<Campaign | null>(null);
   const onSubmit = form.submit(async (v) => {
@@ -57,12 +62,12 @@ function Campaigns(): ReactNode {
       <ErrorBanner error={campaigns.error} />
       {campaigns.loading && !campaigns.data && <Loading />}
       {campaigns.data?.length === 0 && <Empty title="No campaigns yet">Create a template and a segment first, then a campaign that sends one to the other.</Empty>}
-      {campaigns.data?.map((c) => <CampaignCard key={c.id} campaign={c} onChange={() => void campaigns.reload()} />)}
+      {campaigns.data?.map((c) => <CampaignCard key={c.id} campaign={c} clicks={clicks.data?.get(c.id) ?? null} onChange={() => void campaigns.reload()} />)}
     </>
   );
 }
 
-function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: () => void }): ReactNode {
+function CampaignCard({ campaign, clicks, onChange }: { campaign: Campaign; clicks: { messages: number; clickRate: number } | null; onChange: () => void }): ReactNode {
   const routes = useRoutes();
   const estimateRoute = routes ? (['POST', 'GET'].map((m) => `${m} /campaigns/{id}/estimate`).find((r) => routes.has(r)) ?? null) : null;
   const [estimate, setEstimate] = useState<Record<string, unknown> | null>(null);
@@ -116,6 +121,7 @@ function CampaignCard({ campaign, onChange }: { campaign: Campaign; onChange: ()
         </div>
       </header>
       <p>{str(campaign['channel'])} · scheduled <Time value={campaign['scheduledAt']} /> · created <Time value={campaign['createdAt']} /></p>
+      {clicks && <p className="hint" data-testid="campaign-click-rate">Click rate {(clicks.clickRate * 100).toFixed(1)}% of {clicks.messages} messages with tracked links</p>}
       {status.includes('APPROVAL') && <p className="hint">Waiting for a platform administrator’s approval before it can be sent.</p>}
       {status === 'REJECTED' && <p className="field-error">Rejected by a platform administrator{campaign['reviewComment'] ? `: “${str(campaign['reviewComment'])}”` : ''}. See Compliance for the comment.</p>}
       {total > 0 && (

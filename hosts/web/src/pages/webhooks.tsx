@@ -3,7 +3,7 @@ import { api, asList, type ApiError } from '../api.ts';
 import { Badge, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, SecretOnce, Time, str, toApiError, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Endpoint = Record<string, unknown> & { id: string; url: string };
-const KINDS = ['message.status.updated', 'contact.opted_out', 'campaign.completed', 'message.received', 'contact.push_token_removed', 'workflow.run_failed'];
+const KINDS = ['message.status.updated', 'contact.opted_out', 'campaign.completed', 'message.received', 'contact.push_token_removed', 'workflow.run_failed', 'message.clicked', 'message.opened'];
 
 export function WebhooksPage(): ReactNode {
   return <Page title="Webhooks"><Requires needs={['GET /webhook-endpoints', 'POST /webhook-endpoints']} feature="Webhook endpoints"><Webhooks /></Requires></Page>;
