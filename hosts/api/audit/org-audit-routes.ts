@@ -48,6 +48,8 @@ export const AUDITED_ROUTES: Readonly<Record<string, RouteAudit>> = {
   'POST /verify/:id/resend': { action: 'message.sent_from_dashboard', targetType: 'verification', membersOnly: true, after: pick('channel', 'status') },
   'POST /events/trigger': { action: 'message.sent_from_dashboard', targetType: 'event_trigger', membersOnly: true, after: pick('status', 'eventKey') },
   'POST /conversations/:id/reply': { action: 'message.sent_from_dashboard', targetType: 'conversation', after: pick('channel', 'status') },
+  'PATCH /links/settings': { action: 'organization.updated', targetType: 'link_settings', targetId: null, before: { route: 'GET /links/settings' } },
+  'POST /links/settings/domain/verify': { action: 'organization.updated', targetType: 'link_domain', targetId: null, before: { route: 'GET /links/settings' } },
   'PUT /routing/settings': { action: 'organization.updated', targetType: 'routing_settings', targetId: null, before: { route: 'GET /routing/settings' } },
   'PUT /organizations/current/two-factor': { action: 'organization.updated', targetType: 'two_factor_requirement', targetId: null, before: { route: 'GET /organizations/current/two-factor' } },
   'PUT /organizations/sso': { action: 'sso.updated', targetType: 'sso_connection', targetId: null, before: { route: 'GET /organizations/sso' }, secretFields: ['clientSecret'] },
