@@ -77,7 +77,9 @@ describe('HTTP: delivery backlog per lane (GET /delivery-logs/backlog, GET /admi
     const worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'));
     let drained = before;
     try {
-      for (let i = 0; i < 100 && drained.waiting > 0; i++) {
+      // Until every job is done: a job taken by the worker is neither waiting nor completed yet.
+      const done = (b: { waiting: number; lanes: Array<{ drainedLastMinute: number }> }) => b.waiting === 0 && b.lanes.reduce((n, l) => n + l.drainedLastMinute, 0) >= 3;
+      for (let i = 0; i < 300 && !done(drained); i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         drained = (await app.api.get('/delivery-logs/backlog', owner.auth)).body.data;
       }
