@@ -26,7 +26,7 @@ describe('PreviewMessageCost', () => {
     const core = buildCore();
     const result = await preview(core).execute(ORG_A, { channel: 'SMS', to: '024 123 4567', body: 'Your code is 1234' });
     expect(result).to.deep.equal({
-      channel: 'SMS', recipient: '+233241234567', country: 'GH', encoding: 'GSM-7', characters: 17, perSegment: 160, segments: 1,
+      channel: 'SMS', recipient: '+233241234567', country: 'GH', network: 'MTN', encoding: 'GSM-7', characters: 17, perSegment: 160, segments: 1,
       unit: 'segment', unitPrice: 0.03, price: 0.03, priceSource: 'PLATFORM', currency: 'GHS', subject: null, body: 'Your code is 1234',
     });
   });
