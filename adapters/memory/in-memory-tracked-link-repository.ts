@@ -1,5 +1,5 @@
 import { MAX_TRACKED_LINKS_PER_MESSAGE } from '../../core/domain/tracked-links.ts';
-import type { ClickRate, ClickTally, FirstClick, TrackedLink, TrackedLinkRepository } from '../../core/ports/tracked-link-repository.ts';
+import type { ClickRate, ClickRateGroup, ClickTally, FirstClick, TrackedLink, TrackedLinkRepository } from '../../core/ports/tracked-link-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 const MAX_GROUPS = 500;
@@ -51,7 +51,7 @@ export class InMemoryTrackedLinkRepository implements TrackedLinkRepository {
     return n;
   }
 
-  async clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]> {
+  async clickRates(organizationId: string, by: ClickRateGroup, from: Date, to: Date): Promise<ClickRate[]> {
     const campaignOf = new Map<string, string>();
     if (by === 'campaign') {
       for (const r of this.#state.campaignRecipients.values()) {
@@ -62,7 +62,7 @@ export class InMemoryTrackedLinkRepository implements TrackedLinkRepository {
     for (const l of this.#state.trackedLinks.values()) {
       if (l.organizationId !== organizationId || l.url === 'open:') continue;
       if (l.createdAt < from || l.createdAt >= to) continue;
-      const key = by === 'template' ? l.templateId : campaignOf.get(l.messageId);
+      const key = by === 'template' ? l.templateId : by === 'locale' ? this.#state.messages.get(l.messageId)?.locale ?? null : campaignOf.get(l.messageId);
       if (!key) continue;
       const m = perMessage.get(l.messageId) ?? { key, clicks: 0, unique: 0 };
       m.clicks += l.clicks; m.unique += l.uniqueClicks;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { MAX_TRACKED_LINKS_PER_MESSAGE } from '../../core/domain/tracked-links.ts';
-import type { ClickRate, ClickTally, FirstClick, TrackedLink, TrackedLinkRepository } from '../../core/ports/tracked-link-repository.ts';
+import type { ClickRate, ClickRateGroup, ClickTally, FirstClick, TrackedLink, TrackedLinkRepository } from '../../core/ports/tracked-link-repository.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
 interface Row {
@@ -66,10 +66,16 @@ export class SqlTrackedLinkRepository implements TrackedLinkRepository {
     return rows.length;
   }
 
-  async clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]> {
+  async clickRates(organizationId: string, by: ClickRateGroup, from: Date, to: Date): Promise<ClickRate[]> {
     const source = by === 'template'
       ? `select l.template_id as key, l.message_id, l.clicks, l.unique_clicks from tracked_links l
          where l.organization_id = $1 and l.created_at >= $2 and l.created_at < $3 and l.template_id is not null and l.url <> 'open:'`
+      : by === 'locale'
+      // A link is written in its message's transaction: the message was created within a minute of it (partitions pruned).
+      ? `select m.locale as key, l.message_id, l.clicks, l.unique_clicks from tracked_links l
+         join messages m on m.id = l.message_id and m.organization_id = $1
+           and m.created_at >= $2::timestamptz - interval '1 minute' and m.created_at < $3::timestamptz + interval '1 minute'
+         where l.organization_id = $1 and l.created_at >= $2 and l.created_at < $3 and m.locale is not null and l.url <> 'open:'`
       : `select r.campaign_id as key, l.message_id, l.clicks, l.unique_clicks from tracked_links l
          join campaign_recipients r on r.message_id = l.message_id
          join campaigns c on c.id = r.campaign_id and c.organization_id = $1

@@ -34,7 +34,10 @@ export interface FirstClick {
   clickedAt: Date;
 }
 
-/** The click totals of one group (a template, a campaign). */
+/** What click rates are grouped by. */
+export type ClickRateGroup = 'template' | 'campaign' | 'locale';
+
+/** The click totals of one group (a template, a campaign, a locale). */
 export interface ClickRate {
   key: string;
   /** Messages that carried at least one tracked link. */
@@ -63,8 +66,11 @@ export interface TrackedLinkRepository {
   addClicks(tallies: readonly ClickTally[]): Promise<FirstClick[]>;
   /** Deletes up to `limit` links that expired before `now` (retention; the maintenance job); returns how many. */
   purgeExpired(now: Date, limit: number): Promise<number>;
-  /** Click totals of the organization's messages created in [from, to), per template or per campaign; at most 500 groups. */
-  clickRates(organizationId: string, by: 'template' | 'campaign', from: Date, to: Date): Promise<ClickRate[]>;
+  /**
+   * Click totals of the organization's messages created in [from, to), per template, per campaign or per the
+   * template locale the message was rendered in (messages without one are left out); at most 500 groups.
+   */
+  clickRates(organizationId: string, by: ClickRateGroup, from: Date, to: Date): Promise<ClickRate[]>;
   /** Click totals per link of one message (at most MAX_TRACKED_LINKS_PER_MESSAGE). */
   listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number }>>;
 }

@@ -4,7 +4,7 @@ import type { Storage } from '../../core/ports/storage.ts';
 import type { TrackedLink } from '../../core/ports/tracked-link-repository.ts';
 import { RandomLinkCodes } from '../../adapters/security/random-link-codes.ts';
 import { NO_PROGRESS } from '../../core/domain/campaign-progress.ts';
-import { at, rejection, seedOrganization, uniqueId } from './contract-fixtures.ts';
+import { aMessage, at, rejection, seedOrganization, uniqueId } from './contract-fixtures.ts';
 
 const codes = new RandomLinkCodes();
 
@@ -73,6 +73,20 @@ export function describeTrackedLinksContract(name: string, makeStorage: () => Pr
         { key: 'tpl-a', messages: 2, clickedMessages: 1, clicks: 3, uniqueClicks: 2 },
         { key: 'tpl-b', messages: 1, clickedMessages: 0, clicks: 0, uniqueClicks: 0 },
       ]);
+    });
+
+    it('rates clicks per locale the message was rendered in, leaving out messages without one and other organizations', async () => {
+      const org = await seedOrganization(storage);
+      const [tw1, tw2, fr, none] = [aMessage(org.id, { locale: 'tw' }), aMessage(org.id, { locale: 'tw' }), aMessage(org.id, { locale: 'fr' }), aMessage(org.id)];
+      await storage.messages.insertMany([tw1, tw2, fr, none]);
+      const links = [aLink(org.id, { messageId: tw1.id }), aLink(org.id, { messageId: tw2.id }), aLink(org.id, { messageId: fr.id }), aLink(org.id, { messageId: none.id })];
+      await storage.trackedLinks.insertMany(links);
+      await storage.trackedLinks.addClicks([{ code: links[0]!.code, clicks: 3, uniqueClicks: 2, firstAt: at(5) }, { code: links[3]!.code, clicks: 1, uniqueClicks: 1, firstAt: at(5) }]);
+      expect(await storage.trackedLinks.clickRates(org.id, 'locale', at(-10), at(10))).to.deep.equal([
+        { key: 'tw', messages: 2, clickedMessages: 1, clicks: 3, uniqueClicks: 2 },
+        { key: 'fr', messages: 1, clickedMessages: 0, clicks: 0, uniqueClicks: 0 },
+      ]);
+      expect(await storage.trackedLinks.clickRates((await seedOrganization(storage)).id, 'locale', at(-10), at(10))).to.deep.equal([]);
     });
 
     it('rates clicks per campaign through the campaign\'s recipients, only for the campaign\'s organization', async () => {

@@ -191,7 +191,10 @@ describe('HTTP: tracked links, the redirect and click counting', function () {
     expect(rates.status, rates.text).to.equal(200);
     expect(rates.body.data.items.find((i: { templateId: string }) => i.templateId === template.body.data.id)).to.deep.equal({
       templateId: template.body.data.id, messages: 2, clickedMessages: 1, clicks: 1, uniqueClicks: 1, clickRate: 0.5 });
-    expect((await app.api.get('/analytics/clicks?by=locale', owner.auth)).body.error.code).to.equal('VALIDATION_ERROR');
+    expect((await app.api.get('/analytics/clicks?by=country', owner.auth)).body.error.code).to.equal('VALIDATION_ERROR');
+    const byLocale = await app.api.get('/analytics/clicks?by=locale', owner.auth);
+    expect(byLocale.status, byLocale.text).to.equal(200);
+    expect(byLocale.body.data.by).to.equal('locale');
     expect((await app.api.get('/analytics/clicks?by=campaign', other.auth)).body.data.items).to.deep.equal([]);
   });
 });

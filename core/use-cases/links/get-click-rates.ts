@@ -5,18 +5,19 @@ import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
 
 export const ClickRatesQuery = v.object({
-  by: v.optional(v.picklist(['template', 'campaign'], 'must be template or campaign'), 'template'),
+  by: v.optional(v.picklist(['template', 'campaign', 'locale'], 'must be template, campaign or locale'), 'template'),
   from: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 time'))),
   to: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 time'))),
 });
 
 const DAY_MS = 86_400_000;
+const GROUP_FIELD = { template: 'templateId', campaign: 'campaignId', locale: 'locale' } as const;
 const MAX_RANGE_DAYS = 400;
 
 /**
- * GET /analytics/clicks: click rate of the messages with tracked links, per template or per campaign, for
- * messages created in [from, to) (default: the last 30 days). clickRate = clickedMessages / messages
- * (0 when none). Per locale: not yet (messages carry no locale; docs/links.md).
+ * GET /analytics/clicks: click rate of the messages with tracked links, per template, per campaign or per
+ * locale (the template locale a message was rendered in), for messages created in [from, to) (default: the
+ * last 30 days). clickRate = clickedMessages / messages (0 when none).
  */
 export class GetClickRates {
   readonly #deps: { storage: Storage; clock: Clock };
@@ -32,7 +33,7 @@ export class GetClickRates {
     return {
       by: input.by, from: from.toISOString(), to: to.toISOString(),
       items: rates.map((r) => ({
-        [input.by === 'template' ? 'templateId' : 'campaignId']: r.key, messages: r.messages, clickedMessages: r.clickedMessages,
+        [GROUP_FIELD[input.by]]: r.key, messages: r.messages, clickedMessages: r.clickedMessages,
         clicks: r.clicks, uniqueClicks: r.uniqueClicks, clickRate: r.messages === 0 ? 0 : Math.round((r.clickedMessages / r.messages) * 10_000) / 10_000,
       })),
     };

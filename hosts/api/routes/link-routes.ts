@@ -35,7 +35,7 @@ export function linkRoutes(deps: LinkRouteDeps): RouteDefinition[] {
       handler: async (input) => ok(await deps.verifyLinkDomain.execute(requireTenant(input).organizationId)),
     },
     {
-      method: 'GET', path: '/analytics/clicks', tag: 'Analytics', summary: 'Click rate of messages with tracked links per template or campaign (by=template|campaign, from, to; default the last 30 days)',
+      method: 'GET', path: '/analytics/clicks', tag: 'Analytics', summary: 'Click rate of messages with tracked links per template, campaign or locale (by=template|campaign|locale, from, to; default the last 30 days)',
       auth: 'tenant', permission: 'analytics:read', query: ClickRatesQuery,
       responses: { 200: 'Per group: messages, clickedMessages, clicks, uniqueClicks, clickRate', ...DENIED, 400: 'VALIDATION_ERROR' },
       handler: async (input) => ok(await deps.getClickRates.execute(requireTenant(input).organizationId, input.query)),

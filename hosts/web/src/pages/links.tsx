@@ -4,10 +4,10 @@ import { Badge, CopyButton, Empty, ErrorBanner, Field, Loading, Notice, Page, Re
 
 interface CustomDomain { domain: string; verified: boolean; verifiedAt: string | null; recordName: string; recordValue: string | null }
 interface Settings { trackLinks: boolean; trackEmailOpens: boolean; untrackedTemplateIds: string[]; customDomain: CustomDomain | null; linkBase: string }
-interface Rate { templateId?: string; campaignId?: string; messages: number; clickedMessages: number; clicks: number; uniqueClicks: number; clickRate: number }
+interface Rate { templateId?: string; campaignId?: string; locale?: string; messages: number; clickedMessages: number; clicks: number; uniqueClicks: number; clickRate: number }
 interface Named { id: string; name: string }
 
-/** Tracked links (docs/links.md): click rates per template and campaign, tracking settings, the custom link domain. */
+/** Tracked links (docs/links.md): click rates per template, campaign and locale, tracking settings, the custom link domain. */
 export function LinksPage(): ReactNode {
   return (
     <Page title="Tracked links">
@@ -28,12 +28,13 @@ function ClickRates(): ReactNode {
     const [rates, names] = await Promise.all([api.get<{ items: Rate[] }>('/analytics/clicks?by=campaign'), api.get('/campaigns').then((c) => asList<Named>(c)).catch(() => [])]);
     return { rates: rates.items, names: new Map(names.map((n) => [n.id, n.name])) };
   });
-  const table = (label: string, key: 'templateId' | 'campaignId', data: { rates: Rate[]; names: Map<string, string> } | null, testId: string) => (
+  const locales = useAsync(async () => ({ rates: (await api.get<{ items: Rate[] }>('/analytics/clicks?by=locale')).items, names: new Map<string, string>() }));
+  const table = (label: string, key: 'templateId' | 'campaignId' | 'locale', data: { rates: Rate[]; names: Map<string, string> } | null, testId: string) => (
     <section className="card" aria-label={`Click rate per ${label}`}>
       <h2>Click rate per {label} <span className="hint">(last 30 days)</span></h2>
       {!data ? <Loading /> : data.rates.length === 0 ? <Empty title="No tracked links yet">Messages with links show their clicks here.</Empty> : (
         <div className="table-wrap"><table data-testid={testId}>
-          <thead><tr><th scope="col">{label === 'template' ? 'Template' : 'Campaign'}</th><th scope="col">Messages with links</th><th scope="col">Clicked</th><th scope="col">Click rate</th><th scope="col">Clicks</th><th scope="col">Unique clicks</th></tr></thead>
+          <thead><tr><th scope="col">{label === 'template' ? 'Template' : label === 'campaign' ? 'Campaign' : 'Locale'}</th><th scope="col">Messages with links</th><th scope="col">Clicked</th><th scope="col">Click rate</th><th scope="col">Clicks</th><th scope="col">Unique clicks</th></tr></thead>
           <tbody>{data.rates.map((r) => (
             <tr key={r[key]}><td>{data.names.get(r[key]!) ?? r[key]}</td><td>{r.messages}</td><td>{r.clickedMessages}</td><td data-testid="click-rate">{percent(r.clickRate)}</td><td>{r.clicks}</td><td>{r.uniqueClicks}</td></tr>
           ))}</tbody>
@@ -47,6 +48,8 @@ function ClickRates(): ReactNode {
       {table('template', 'templateId', templates.data, 'template-clicks')}
       {campaigns.error && <ErrorBanner error={campaigns.error} />}
       {table('campaign', 'campaignId', campaigns.data, 'campaign-clicks')}
+      {locales.error && <ErrorBanner error={locales.error} />}
+      {table('locale', 'locale', locales.data, 'locale-clicks')}
     </>
   );
 }
