@@ -64,8 +64,14 @@ function LinkSettingsForm(): ReactNode {
   const s = settings.data;
   const change = async (body: Record<string, unknown>) => {
     setSaved(false);
-    settings.setData(await api.patch<Settings>('/links/settings', body));
-    setSaved(true);
+    if (!('customDomain' in body)) settings.setData({ ...s, ...body }); // a toggle follows the click at once; the answer confirms it
+    try {
+      settings.setData(await api.patch<Settings>('/links/settings', body));
+      setSaved(true);
+    } catch (error) {
+      settings.setData(s); // refused: the toggles as they were
+      throw error;
+    }
   };
   const onDomain = form.submit(async (v) => { await change({ customDomain: v.customDomain.trim() || null }); form.reset(); });
   const verify = async () => {
