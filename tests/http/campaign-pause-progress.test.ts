@@ -4,25 +4,13 @@ import { RecordingProvider } from '../../adapters/memory/recording-provider.ts';
 import { SandboxProvider } from '../../adapters/providers/sandbox-provider.ts';
 import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
 import { CHANNELS } from '../../core/domain/channel.ts';
-import type { Repositories, Storage } from '../../core/ports/storage.ts';
+import type { Storage } from '../../core/ports/storage.ts';
 import { RunCampaign } from '../../core/use-cases/campaigns/run-campaign.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { INFRA } from '../../hosts/tokens.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { registerTenant, registerUser, type TestTenant } from '../support/tenants.ts';
-
-/** A Storage whose `failAt`-th transaction throws after its work ran: the worker killed before a commit. */
-function crashing(inner: Storage, failAt: number): Storage {
-  let n = 0;
-  const wrapper = Object.create(inner) as Storage;
-  wrapper.transaction = <T>(work: (tx: Repositories) => Promise<T>) => inner.transaction(async (tx) => {
-    const result = await work(tx);
-    n += 1;
-    if (n === failAt) throw new Error('worker killed');
-    return result;
-  });
-  return wrapper;
-}
+import { crashing } from '../support/crashing-storage.ts';
 
 describe('HTTP: campaign pause, resume, progress and ETA (streamed fan-out)', function () {
   this.timeout(60_000);
