@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { RouteObserver } from '../../ports/route-observer.ts';
 import type { NumberIntelligence } from '../../ports/number-intelligence.ts';
 import { networkByMccMnc } from '../../domain/mobile-network.ts';
+import { laneOf } from '../../domain/delivery-lane.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { MessageAttempt } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
@@ -161,7 +162,7 @@ export class DeliverMessage {
       const started = clock.now().getTime();
       tried.lastProvider = provider.name;
       const result = await provider.send({
-        messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
+        messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, lane: laneOf(claimed.category), channel: claimed.channel,
         to: claimed.recipient, subject: content!.subject, body: content!.body, push: claimed.push ?? null,
         ...(content!.whatsappTemplate ? { whatsappTemplate: content!.whatsappTemplate } : {}), senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));
