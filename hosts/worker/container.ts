@@ -74,7 +74,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
-  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
+  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency, config.deliveryFetchers), [MESSAGING.deliverMessage]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
     const recover = new RecoverAbandonedDeliveries({ storage, clock });
     return {
