@@ -58,8 +58,8 @@ export function describeRoutingContract(name: string, make: () => Promise<Routin
       const provider = uniqueId('prov');
       await f.stats.saveDecision([], [{ provider, country: 'GH', network: 'MTN', direction: 'away', reason: 'late', slowShare: 0.5, deliveryRate: 0.9, at: minute(30) }]);
       await f.stats.recordShift({ provider, country: 'GH', network: 'TELECEL', channel: 'SMS', direction: 'pinned', reason: 'pinned', slowShare: 0, deliveryRate: null, at: minute(31) });
-      const mine = (list: Array<{ provider: string }>) => list.filter((s) => s.provider === provider);
-      const claimed = mine(await f.stats.claimUnpublished(minute(32), minute(34), 1000)) as Array<{ id: string; network: string; direction: string; channel?: string | null }>;
+      const mine = <T extends { provider: string }>(list: T[]): T[] => list.filter((s) => s.provider === provider);
+      const claimed = mine(await f.stats.claimUnpublished(minute(32), minute(34), 1000));
       expect(claimed.map((s) => [s.network, s.direction, s.channel ?? null])).to.deep.equal([['MTN', 'away', null], ['TELECEL', 'pinned', 'SMS']]);
       expect(claimed[0]!.id).to.be.a('string');
       expect(mine(await f.stats.claimUnpublished(minute(33), minute(35), 1000))).to.deep.equal([]); // leased

@@ -20,11 +20,19 @@ export interface DeliveryLookups extends SendLookups {
  * entry `<message id>:network-price`, with the message's network and cost, in one transaction. A lookup
  * never fails a delivery: on any error the message goes as it was. Runs in the message's own delivery
  * job, so lookups are as concurrent as deliveries (bounded by the worker's batch), never a campaign at once.
+ * A number whose network was learnt after the message was accepted (a lookup for another of its
+ * messages, a delivery report) is moved and repriced the same way, without a lookup or its charge.
  */
 export async function lookedUpForDelivery(lookups: DeliveryLookups | undefined, deps: { storage: Storage; clock: Clock }, message: Message): Promise<Message> {
   if (!lookups || message.isSandbox || !message.country || !message.recipient.startsWith('+')) return message;
   const mode = await lookups.settings.lookupMode(message.organizationId);
-  if (!needsLookup(mode, lookups.deps.intelligence.known(message.recipient))) return message;
+  if (mode === 'off') return message;
+  const known = lookups.deps.intelligence.known(message.recipient);
+  if (!needsLookup(mode, known)) {
+    // Learnt since the message was accepted (another recipient's lookup, a report): moved for free.
+    const learnt = known && known.source !== 'prefix' && known.country === message.country ? known.network : null;
+    return learnt && learnt !== message.network ? moveToNetwork(lookups, deps, message, learnt).catch(() => message) : message;
+  }
   const outcome = await lookUpNetwork(lookups.deps, message.organizationId, message.recipient, message.country).catch(() => null);
   const network = outcome?.network?.network ?? null;
   if (!network || network === message.network) return message;
