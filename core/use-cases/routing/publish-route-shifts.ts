@@ -52,7 +52,8 @@ export class PublishRouteShifts {
     let events = 0;
     for (const shift of claimed) {
       const channel = shift.channel ?? platform.find((p) => p.name === shift.provider)?.channel ?? null;
-      const names = platform.filter((p) => channel === null || p.channel === channel).map((p) => p.name);
+      // A provider removed since: only the organizations whose traffic it carried.
+      const names = channel === null ? [shift.provider] : platform.filter((p) => p.channel === channel).map((p) => p.name);
       events += await this.#publish(shift, channel, names);
       await routeStats.markPublished(shift.id, clock.now());
     }

@@ -9,6 +9,7 @@ import { networkPricingRules, type NetworkRoute } from '../../../core/domain/net
 import { newOrganization } from '../../../core/domain/organization.ts';
 import { costPreview } from '../../../core/domain/pricing.ts';
 import type { ProviderConfig } from '../../../core/domain/provider.ts';
+import type { Message } from '../../../core/domain/message.ts';
 import { DeliverMessage } from '../../../core/use-cases/messaging/deliver-message.ts';
 import { SendBulkMessages } from '../../../core/use-cases/messaging/send-bulk-messages.ts';
 import { DEFAULT_FRAUD_LIMITS, type SendContext } from '../../../core/use-cases/messaging/send-context.ts';
@@ -51,7 +52,7 @@ describe('paid lookups at delivery (bulk sends, campaigns, triggers, workflows)'
     const lookup = new TwilioNumberLookup({ accountSid: twilio.accountSid, authToken: twilio.authToken }, { baseUrl: twilio.url });
     const lookups = {
       settings, deps: { storage: core.storage, clock: core.clock, ids: core.ids, numbers, intelligence: router, lookup, pricePerLookup: 1 },
-      priceFor: async (m: { channel: 'SMS'; country: string | null; body: string }, network: string | null) => costPreview(await pricing.listActive(), m.channel, m.country, m.body, network)?.price ?? null,
+      priceFor: async (m: Message, network: string | null) => costPreview(await pricing.listActive(), m.channel, m.country, m.body, network)?.price ?? null,
     };
     const deliver = new DeliverMessage({ storage: core.storage, providers: directory, clock: core.clock, ids: core.ids, maxAttempts: 3, leaseSeconds: 60, routes: router, networks: router, lookups });
     // The bulk path does no lookup itself: it prices by the prefix and delivers through DeliverMessage.
