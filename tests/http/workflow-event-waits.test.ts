@@ -61,6 +61,17 @@ describe('HTTP: workflow waits for a read, a reply, a click', function () {
     return run;
   }
 
+  /** An inbound SMS through the Twilio webhook (signed with the account's auth token); answers the HTTP status. */
+  async function reply(from: string, body: string): Promise<number> {
+    const sid = `SM${randomUUID().replaceAll('-', '')}`;
+    const params = new URLSearchParams({ MessageSid: sid, SmsSid: sid, SmsMessageSid: sid, AccountSid: twilio.accountSid, From: from, To: twilioNumber, Body: body,
+      NumMedia: '0', SmsStatus: 'received', ApiVersion: '2010-04-01' });
+    const res = await fetch(`${app.url}/providers/callbacks/twilio-sms`, { method: 'POST', body: params.toString(), headers: {
+      'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilioRequest(twilio.authToken, 'http://localhost:3000/providers/callbacks/twilio-sms', params) } });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
   before(async () => {
     app = await startTestApp({ providers, config: { linkTracking: true } });
     tenant = await registerTenant(app.api, 'workflow-waits');
@@ -112,16 +123,31 @@ describe('HTTP: workflow waits for a read, a reply, a click', function () {
     const phone = `+23324${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
     const e = await workflow('wf.wait.reply', 'Confirm order {{order}}? Reply YES', [{ type: 'send', channels: ['SMS'], fallbackChannels: [] },
       { type: 'wait', for: 'reply', timeoutSeconds: 3_600, onEvent: 'end', onTimeout: 'next' }, { type: 'send', channels: ['SMS'], fallbackChannels: [] }]);
+    // A message before the send is no reply to it (it also creates the contact and the conversation: two
+    // concurrent first messages of an unknown phone race to create the contact, and one is answered 409 for the vendor to retry).
+    expect(await reply(phone, 'hello')).to.equal(200);
     const run = await waitingRun(e.slug, { to: phone, variables: { order: 'P-1' } });
     expect(run.waitingFor).to.equal(`reply:${phone}`);
-    const sid = `SM${suffix}${Date.now()}`;
-    const params = new URLSearchParams({ MessageSid: sid, SmsSid: sid, SmsMessageSid: sid, AccountSid: twilio.accountSid, From: phone, To: twilioNumber, Body: 'YES',
-      NumMedia: '0', SmsStatus: 'received', ApiVersion: '2010-04-01' });
-    const res = await fetch(`${app.url}/providers/callbacks/twilio-sms`, { method: 'POST', body: params.toString(), headers: {
-      'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilioRequest(twilio.authToken, 'http://localhost:3000/providers/callbacks/twilio-sms', params) } });
-    expect(res.status).to.equal(200);
+    expect(run.timeline[1].status).to.equal('WAITING');
+    // Two replies at once (two callbacks in parallel): the run goes on once.
+    const statuses = await Promise.all(['YES', 'Yes please'].map((body) => reply(phone, body)));
+    expect(statuses).to.deep.equal([200, 200]);
     const done = await settled(run.id, (r) => r.status === 'COMPLETED');
     expect(done.timeline.map((s: { outcome: string }) => s.outcome)).to.deep.equal(['SENT', 'EVENT']);
+  });
+
+  it('takes the timeout path when no reply comes, and a reply after it changes nothing', async () => {
+    const phone = `+23324${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const e = await workflow('wf.wait.timeout', 'Confirm order {{order}}? Reply YES', [{ type: 'send', channels: ['SMS'], fallbackChannels: [] },
+      { type: 'wait', for: 'reply', timeoutSeconds: 1, onEvent: 'end', onTimeout: 'next' }, { type: 'send', channels: ['SMS'], fallbackChannels: [] }]);
+    const res = await app.api.post('/events/trigger', { event: e.slug, to: phone, variables: { order: 'T-1' } }, tenant.auth);
+    expect(res.status, res.text).to.equal(201);
+    const done = await settled(res.body.data.id, (r) => r.status === 'COMPLETED');
+    expect(done.timeline.map((s: { outcome: string }) => s.outcome)).to.deep.equal(['SENT', 'TIMEOUT', 'SENT']);
+    expect(await reply(phone, 'late')).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await app.api.get(`/workflow-runs/${done.id}`, tenant.auth)).body.data.timeline.map((s: { outcome: string }) => s.outcome)).to.deep.equal(['SENT', 'TIMEOUT', 'SENT']);
+    expect(done.timeline[2].messageId).to.be.a('string');
   });
 
   it('resumes on a click of the tracked link in the sent SMS (the redirect), once for two clicks', async () => {
