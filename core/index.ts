@@ -416,6 +416,8 @@ export * from './use-cases/workflows/workflow-view.ts';
 export * from './use-cases/workflows/workflow-send.ts';
 export * from './use-cases/workflows/workflow-step-kinds.ts';
 export * from './use-cases/workflows/workflow-digest.ts';
+export * from './use-cases/workflows/workflow-event-wait.ts';
+export * from './use-cases/workflows/wake-waiting-runs.ts';
 export * from './use-cases/workflows/put-workflow.ts';
 export * from './use-cases/workflows/get-workflow.ts';
 export * from './use-cases/workflows/get-workflow-run.ts';

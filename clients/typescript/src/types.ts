@@ -138,9 +138,11 @@ export interface WorkflowRun {
   status: 'RUNNING' | 'WAITING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
   cursor: number;
   correlationKey: string | null;
+  /** While a wait waits: the event slug (`for: "trigger"`), or `read:<subscriberId>`, `reply:<phone>`, `click:<triggerId>`. */
   waitingFor: string | null;
   error: { code: string; message: string } | null;
   attempts: number;
+  /** A wait step's `for` is "trigger", "delivery", "read", "reply" or "click" (docs/workflows.md). */
   steps: Array<Record<string, unknown> & { type: 'send' | 'delay' | 'digest' | 'throttle' | 'branch' | 'wait' }>;
   timeline: Array<{
     index: number; type: string; status: 'WAITING' | 'DONE' | 'FAILED'; outcome: string | null; messageId: string | null; triggerId: string | null;
