@@ -150,6 +150,30 @@ describe('HTTP: inbound messages and conversations', function () {
     expect(events[0]!.data).to.include({ channel: 'WHATSAPP', body: 'once', conversationId: conversation.id });
   });
 
+  it('stores two first messages from one new phone arriving at once: one contact, one conversation, both messages, both 200', async () => {
+    const from = ghana().slice(1);
+    const answers = await Promise.all([0, 1, 2].map((i) => metaInbound([{ id: `wamid.race-${i}-${suffix}`, from, body: `hello ${i}` }])));
+    expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+    const found = (await conversations(tenant)).body.data.items.filter((c: { address: string }) => c.address === `+${from}`);
+    expect(found).to.have.length(1);
+    const thread = await app.api.get(`/conversations/${found[0].id}`, tenant.auth);
+    expect(thread.body.data.messages.filter((m: { direction: string }) => m.direction === 'INBOUND')).to.have.length(3);
+    const contacts = await app.container.get(INFRA.database).em().execute<Array<{ n: string }>>(
+      'select count(*) as n from contacts where organization_id = ? and phone = ?', [tenant.organizationId, `+${from}`]);
+    expect(Number(contacts[0]!.n)).to.equal(1);
+  });
+
+  it('stores first messages arriving at once from a known contact with no conversation yet: one conversation, all messages', async () => {
+    const from = ghana().slice(1);
+    expect((await app.api.post('/contacts', { phone: `+${from}`, firstName: 'Kofi' }, tenant.auth)).status).to.equal(201);
+    const answers = await Promise.all([0, 1, 2].map((i) => metaInbound([{ id: `wamid.known-race-${i}-${suffix}`, from, body: `hi ${i}` }])));
+    expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+    const found = (await conversations(tenant)).body.data.items.filter((c: { address: string }) => c.address === `+${from}`);
+    expect(found).to.have.length(1);
+    const thread = await app.api.get(`/conversations/${found[0].id}`, tenant.auth);
+    expect(thread.body.data.messages.filter((m: { direction: string }) => m.direction === 'INBOUND')).to.have.length(3);
+  });
+
   it('acknowledges a message to an unassigned number (200) but stores it for nobody', async () => {
     const from = ghana().slice(1);
     const res = await metaInbound([{ id: `wamid.lost-${suffix}`, from, body: 'anyone?' }], { to: unassigned });

@@ -1,6 +1,7 @@
 import type { Contact } from '../../domain/contact.ts';
 import { normalizeInboundAddress, preview, type Conversation, type InboundMessage } from '../../domain/conversation.ts';
 import { normalizePhone } from '../../domain/phone.ts';
+import { isAppError } from '../../errors.ts';
 import { decideKeyword } from '../../domain/inbound-keywords.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
@@ -56,7 +57,9 @@ export class ReceiveInboundMessages {
       const phone = normalizePhone(report.from.replace(/^whatsapp:/i, ''), 'GH');
       if (!phone.ok || report.providerMessageId.trim() === '') { result.invalid += 1; continue; }
       const publish = this.#deps.webhooks ? await this.#deps.webhooks.hasSubscribers(organizationId, 'message.received') : true;
-      const stored = await this.#deps.storage.transaction((tx) => this.#store(tx, source, organizationId, phone.phone.e164, to, report, publish));
+      const store = () => this.#deps.storage.transaction((tx) => this.#store(tx, source, organizationId, phone.phone.e164, to, report, publish));
+      // Two first messages of one conversation at once: the loser of the insert race reads the winner's rows on a second try.
+      const stored = await store().catch((error: unknown) => { if (isAppError(error) && error.code === 'CONFLICT') return store(); throw error; });
       if (stored) result.stored.push(stored); else result.duplicates += 1;
     }
     return result;
@@ -99,6 +102,9 @@ async function newContact(tx: Repositories, id: string, organizationId: string, 
     id, organizationId, firstName: name, lastName: null, phone, email: null, countryCode: 'GH', tags: ['inbound'], fcmToken: null, attributes: {},
     optedOutAt: null, createdAt: now, updatedAt: now,
   };
-  await tx.contacts.insert(contact);
-  return contact;
+  // Two first messages from one new phone at once: the second waits for the first's insert, then reads its contact.
+  if (await tx.contacts.insertManyUnlessTaken([contact])) return contact;
+  const taken = (await tx.contacts.findByAddresses(organizationId, [phone], []))[0];
+  if (!taken) throw new Error('inbound contact: the phone is taken but its contact cannot be read');
+  return taken;
 }
