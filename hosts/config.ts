@@ -36,6 +36,8 @@ export interface Config {
   linksPort: number;
   shutdownTimeoutMs: number;
   workerConcurrency: number;
+  /** Fetch loops on notification-send per process, each holding one batch of `workerConcurrency` jobs (docs/messaging.md, "Delivery"). */
+  deliveryFetchers: number;
   loginLimitPerEmail: number;
   loginLimitPerIp: number;
   passwordResetTtlMinutes: number;
@@ -126,6 +128,7 @@ const EnvSchema = v.object({
   LINKS_PORT: v.optional(intIn(1, 65_535), '3100'),
   SHUTDOWN_TIMEOUT_MS: v.optional(intIn(0, 600_000), '25000'),
   WORKER_CONCURRENCY: v.optional(intIn(1, 200), '25'),
+  WORKER_DELIVERY_FETCHERS: v.optional(intIn(1, 32), '4'),
   INBOX_STREAMS_PER_SUBSCRIBER: v.optional(intIn(1, 1_000), '10'),
   INBOX_STREAMS_MAX: v.optional(intIn(1, 1_000_000), '20000'),
   LOGIN_LIMIT_PER_EMAIL: v.optional(intIn(1, 10_000), '10'),
@@ -228,7 +231,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
     nodeEnv: e.NODE_ENV, port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dataDir,
     jwtSecret: jwtSecret!, encryptionKey: encryptionKey!, sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     redisUrl: e.REDIS_URL, metricsToken: e.METRICS_TOKEN, workerMetricsPort: e.WORKER_METRICS_PORT, logLevel: e.LOG_LEVEL, bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    publicUrl, linkBaseUrl: (e.LINK_BASE_URL ?? `${publicUrl}/l`).replace(/\/+$/, ''), linksPort: e.LINKS_PORT, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY,
+    publicUrl, linkBaseUrl: (e.LINK_BASE_URL ?? `${publicUrl}/l`).replace(/\/+$/, ''), linksPort: e.LINKS_PORT, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, workerConcurrency: e.WORKER_CONCURRENCY, deliveryFetchers: e.WORKER_DELIVERY_FETCHERS,
     loginLimitPerEmail: e.LOGIN_LIMIT_PER_EMAIL, loginLimitPerIp: e.LOGIN_LIMIT_PER_IP,
     passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES, passwordResetLimitPerEmail: e.PASSWORD_RESET_LIMIT_PER_EMAIL, passwordResetLimitPerIp: e.PASSWORD_RESET_LIMIT_PER_IP,
     adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD,

@@ -138,13 +138,16 @@ export function bindMessaging(container: Container, config: Config, logger: Logg
     [INFRA.storage, MESSAGING.pricing, INFRA.clock, INFRA.ids, INFRA.secrets, MESSAGING.fraudLimits, MESSAGING.deliverMessage, MESSAGING.ownAccountPricing,
       MESSAGING.optOutLinks, MESSAGING.sendTiming, ROUTING.router, ROUTING.sendLookups, MESSAGING.linkTracking]).inSingletonScope();
   container.bind(MESSAGING.deliverMessage).toResolvedValue(
-    (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits, router) => new DeliverMessage({
+    (storage, providers, clock, ids, webhooks, pricing, optOutLinks, buckets, limits, router, lookups) => new DeliverMessage({
       storage, optOutLinks, providers, sealer, clock, ids, maxAttempts: config.deliveryMaxAttempts, leaseSeconds: deliveryLeaseSeconds(config), webhooks,
       platformPrice: async (message) => costPreview(await pricing.listActive(), message.channel, message.country, message.body, message.network ?? null)?.price ?? message.cost,
       pacing: { buckets, limits }, traces: traceCapture(), ...(config.networkRouting ? { routes: router, networks: router } : {}),
+      // Paid lookups of bulk sends, campaigns, triggers and workflows happen here, in each message's own delivery job (docs/routing.md).
+      ...(config.networkRouting && lookups ? { lookups: { ...lookups,
+        priceFor: async (message, network) => costPreview(await pricing.listActive(), message.channel, message.country, message.body, network)?.price ?? null } } : {}),
     }),
     [INFRA.storage, MESSAGING.providers, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions, MESSAGING.pricing, MESSAGING.optOutLinks, INFRA.rateBuckets, INFRA.deliveryLimits,
-      ROUTING.router]).inSingletonScope();
+      ROUTING.router, ROUTING.sendLookups]).inSingletonScope();
 }
 
 /** Loads the configured providers into the process (unless a test injected its own directory). */

@@ -52,7 +52,7 @@ export function bindRouting(container: Container, config: Config, logger: Logger
     persist: (e164, known) => numbers.save({ e164, ...known, learnedAt: clock.now(), expiresAt: known.source === 'lookup' ? new Date(clock.now().getTime() + ttlMs) : null }),
   }), [ROUTING.numbers, INFRA.clock]).inSingletonScope();
   container.bind(ROUTING.lookupDeps).toResolvedValue((storage, clock, ids, numbers, router): NumberLookupDeps => ({
-    storage, clock, ids, numbers, intelligence: router, lookup: numberLookupFromConfig(config), pricePerLookup: config.numberLookup.price,
+    storage, clock, ids, numbers, intelligence: router, lookup: numberLookupFromConfig(config), pricePerLookup: config.numberLookup.price, ttlMs,
   }), [INFRA.storage, INFRA.clock, INFRA.ids, ROUTING.numbers, ROUTING.router]).inSingletonScope();
   container.bind(ROUTING.sendLookups).toResolvedValue((deps, settings) => (deps.lookup ? { deps, settings } : undefined), [ROUTING.lookupDeps, ROUTING.settings]).inSingletonScope();
   container.bind(ROUTING.sync).toResolvedValue((router, routes, stats, numbers) => new RoutingSync({ router, routes, stats, numbers, logger }),

@@ -52,6 +52,19 @@ export class InMemoryNumberNetworkRepository implements NumberNetworkRepository 
   async changedSince(since: Date, limit: number): Promise<StoredNumberNetwork[]> {
     return [...this.#entries.values()].filter((e) => e.learnedAt > since).sort((a, b) => a.learnedAt.getTime() - b.learnedAt.getTime()).slice(0, limit).map((e) => ({ ...e }));
   }
+
+  readonly #claims = new Map<string, Date>();
+
+  async claimLookup(e164: string, _organizationId: string, now: Date, until: Date): Promise<boolean> {
+    const held = this.#claims.get(e164);
+    if (held && held > now) return false;
+    this.#claims.set(e164, until);
+    return true;
+  }
+
+  async settleLookup(e164: string, until: Date): Promise<void> { this.#claims.set(e164, until); }
+
+  async releaseLookup(e164: string): Promise<void> { this.#claims.delete(e164); }
 }
 
 /** Routing settings in memory. */

@@ -77,10 +77,10 @@ export class InMemoryTrackedLinkRepository implements TrackedLinkRepository {
     return [...groups.values()].sort((a, b) => b.messages - a.messages || a.key.localeCompare(b.key)).slice(0, MAX_GROUPS);
   }
 
-  async listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number }>> {
+  async listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>> {
     return [...this.#state.trackedLinks.values()]
       .filter((l) => l.organizationId === organizationId && l.messageId === messageId)
       .slice(0, MAX_TRACKED_LINKS_PER_MESSAGE + 1)
-      .map((row) => { const { firstClickedAt: _f, ...rest } = copy(row); return rest; });
+      .map((row) => copy(row));
   }
 }

@@ -57,6 +57,16 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
       .slice(0, Math.min(limit, 1000)).map(copy);
   }
 
+  async lockWaitKeys(_organizationId: string, _keys: readonly string[]): Promise<void> {
+    // The memory storage runs one transaction at a time: nothing to serialize.
+  }
+
+  async findWaiting(organizationId: string, keys: readonly string[], limit: number): Promise<string[]> {
+    return [...this.#state.workflowRuns.values()]
+      .filter((r) => r.organizationId === organizationId && r.status === 'WAITING' && r.waitingFor !== null && keys.includes(r.waitingFor))
+      .map((r) => r.id).sort().slice(0, Math.max(0, Math.min(limit, 1000)));
+  }
+
   async resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>> {
     const moved: Array<{ id: string; status: RunStatus }> = [];
     for (const id of new Set(runIds)) {

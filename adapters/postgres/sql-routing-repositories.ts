@@ -4,7 +4,7 @@ import type { NetworkRoute } from '../../core/domain/network-route.ts';
 import type { RouteBucket, RouteShift, RouteState } from '../../core/domain/route-learning.ts';
 import type { NetworkRouteRepository } from '../../core/ports/network-route-repository.ts';
 import type { NumberNetworkRepository, StoredNumberNetwork } from '../../core/ports/number-network-repository.ts';
-import type { RouteStatsRepository } from '../../core/ports/route-stats-repository.ts';
+import type { RouteStatsRepository, StoredRouteShift } from '../../core/ports/route-stats-repository.ts';
 import type { RoutingSettingsRepository } from '../../core/ports/routing-settings-repository.ts';
 import { MAX_NETWORK_FIGURES, type NetworkAnalyticsRepository, type NetworkFigures } from '../../core/ports/network-analytics-repository.ts';
 import type { Database } from './database.ts';
@@ -65,16 +65,36 @@ export class SqlRouteStatsRepository implements RouteStatsRepository {
   }
 
   async listShifts(limit: number): Promise<RouteShift[]> {
-    const rows = await sqlRows<{ provider: string; country: string; network: string; direction: 'away' | 'back'; reason: string; slow_share: Num; delivery_rate: Num | null; at: Date | string }>(
-      this.#database.em(), 'select * from route_shifts order by at desc, id desc limit $1', [limit]);
-    return rows.map((r) => ({ provider: r.provider, country: r.country, network: r.network, direction: r.direction, reason: r.reason,
-      slowShare: Number(r.slow_share), deliveryRate: r.delivery_rate === null ? null : Number(r.delivery_rate), at: toDate(r.at)! }));
+    const rows = await sqlRows<ShiftRow>(this.#database.em(), 'select * from route_shifts order by at desc, id desc limit $1', [limit]);
+    return rows.map((r) => { const { id: _id, ...shift } = toShift(r); return shift; });
+  }
+
+  async recordShift(shift: RouteShift): Promise<void> {
+    await sqlRows(this.#database.em(), `insert into route_shifts (provider, country, network, direction, reason, slow_share, delivery_rate, at, channel)
+      values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [shift.provider, shift.country, shift.network, shift.direction, shift.reason, shift.slowShare, shift.deliveryRate, shift.at, shift.channel ?? null]);
+  }
+
+  async claimUnpublished(now: Date, leaseUntil: Date, limit: number): Promise<StoredRouteShift[]> {
+    // skip locked: two workers claiming at once take different shifts.
+    const rows = await sqlRows<ShiftRow>(this.#database.em(), `update route_shifts set publishing_until = $2 where id in (
+        select id from route_shifts where published_at is null and (publishing_until is null or publishing_until <= $1) order by id limit $3 for update skip locked)
+      returning *`, [now, leaseUntil, limit]);
+    return rows.map(toShift).sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  async markPublished(id: string, now: Date): Promise<void> {
+    await sqlRows(this.#database.em(), 'update route_shifts set published_at = $2, publishing_until = null where id = $1', [id, now]);
   }
 
   async prune(before: Date): Promise<number> {
     return (await sqlRows(this.#database.em(), 'delete from route_buckets where bucket_start < $1 returning 1', [before])).length;
   }
 }
+
+interface ShiftRow { id: Num; provider: string; country: string; network: string; direction: RouteShift['direction']; reason: string; slow_share: Num; delivery_rate: Num | null; at: Date | string; channel: string | null }
+
+const toShift = (r: ShiftRow): StoredRouteShift => ({ id: String(r.id), provider: r.provider, country: r.country, network: r.network, direction: r.direction, reason: r.reason,
+  slowShare: Number(r.slow_share), deliveryRate: r.delivery_rate === null ? null : Number(r.delivery_rate), at: toDate(r.at)!, ...(r.channel ? { channel: r.channel } : {}) });
 
 interface RouteRow { id: string; channel: string; country: string; network: string; providers: string[] | string; price_per_unit: Num | null; pinned: string | null; created_at: Date | string; updated_at: Date | string }
 
@@ -143,6 +163,22 @@ export class SqlNumberNetworkRepository implements NumberNetworkRepository {
 
   async changedSince(since: Date, limit: number): Promise<StoredNumberNetwork[]> {
     return (await sqlRows<NumberRow>(this.#database.em(), 'select * from number_networks where learned_at > $1 order by learned_at limit $2', [since, limit])).map(toNumber);
+  }
+
+  /** `number_lookup_claims` (migration 0069): one statement; a held claim is left alone, an expired one taken over. */
+  async claimLookup(e164: string, organizationId: string, now: Date, until: Date): Promise<boolean> {
+    const rows = await sqlRows(this.#database.em(), `insert into number_lookup_claims as c (e164, organization_id, claimed_until) values ($1, $2, $4)
+      on conflict (e164) do update set organization_id = excluded.organization_id, claimed_until = excluded.claimed_until where c.claimed_until <= $3
+      returning 1`, [e164, organizationId, now, until]);
+    return rows.length > 0;
+  }
+
+  async settleLookup(e164: string, until: Date): Promise<void> {
+    await sqlRows(this.#database.em(), 'update number_lookup_claims set claimed_until = $2 where e164 = $1', [e164, until]);
+  }
+
+  async releaseLookup(e164: string): Promise<void> {
+    await sqlRows(this.#database.em(), 'delete from number_lookup_claims where e164 = $1', [e164]);
   }
 }
 

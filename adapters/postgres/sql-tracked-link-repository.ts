@@ -5,7 +5,7 @@ import { sqlRows, toDate } from './sql-rows.ts';
 
 interface Row {
   code: string; organization_id: string; message_id: string; template_id: string | null; url: string;
-  created_at: Date | string; expires_at: Date | string | null; clicks?: string | number; unique_clicks?: string | number;
+  created_at: Date | string; expires_at: Date | string | null; clicks?: string | number; unique_clicks?: string | number; first_clicked_at?: Date | string | null;
 }
 
 const MAX_GROUPS = 500;
@@ -87,10 +87,10 @@ export class SqlTrackedLinkRepository implements TrackedLinkRepository {
     return rows.map((r) => ({ key: r.key, messages: Number(r.messages), clickedMessages: Number(r.clicked_messages), clicks: Number(r.clicks), uniqueClicks: Number(r.unique_clicks) }));
   }
 
-  async listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number }>> {
+  async listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>> {
     const rows = await sqlRows<Row>(this.#em, `select * from tracked_links where message_id = $1 and organization_id = $2 order by created_at, code limit ${MAX_TRACKED_LINKS_PER_MESSAGE + 1}`,
       [messageId, organizationId]);
-    return rows.map((r) => ({ ...toLink(r), clicks: Number(r.clicks ?? 0), uniqueClicks: Number(r.unique_clicks ?? 0) }));
+    return rows.map((r) => ({ ...toLink(r), clicks: Number(r.clicks ?? 0), uniqueClicks: Number(r.unique_clicks ?? 0), firstClickedAt: toDate(r.first_clicked_at ?? null) }));
   }
 }
 

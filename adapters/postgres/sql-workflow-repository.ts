@@ -124,6 +124,19 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     return rows.map(toRun);
   }
 
+  async lockWaitKeys(organizationId: string, keys: readonly string[]): Promise<void> {
+    for (const key of [...new Set(keys)].sort()) {
+      await sqlRows(this.#em, 'select pg_advisory_xact_lock(hashtextextended($1, 37))', [`${organizationId} ${key}`], { prepare: true });
+    }
+  }
+
+  async findWaiting(organizationId: string, keys: readonly string[], limit: number): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const rows = await sqlRows<{ id: string }>(this.#em, `select id from workflow_runs where organization_id = $1 and waiting_for = any($2::text[])
+      and status = 'WAITING' order by id limit $3`, [organizationId, [...keys], Math.max(0, Math.min(limit, 1000))], { prepare: true });
+    return rows.map((r) => r.id);
+  }
+
   async resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>> {
     if (runIds.length === 0) return [];
     const rows = await sqlRows<{ id: string; status: RunStatus }>(this.#em, `with due as (

@@ -2,6 +2,7 @@ import { breakerAllows, breakerFailure, breakerSuccess, closedBreaker, type Brea
 import type { Channel } from '../../core/domain/channel.ts';
 import type { ChannelProvider, OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import type { ProviderObserver } from './provider-observer.ts';
+import { ProviderSlotQueue, type SlotClaim } from './provider-slot-queue.ts';
 
 /** The rate window, one second plus a guard for submissions that arrive at the vendor bunched by the network. */
 const WINDOW_MS = 1_020;
@@ -35,7 +36,8 @@ export class GuardedProvider implements ChannelProvider {
   readonly #now: () => number;
   #breaker: BreakerState = closedBreaker();
   #inFlight = 0;
-  readonly #waiting: Array<() => void> = [];
+  /** Sends waiting for a slot: higher lanes first, organizations taking turns (provider-slot-queue.ts). */
+  readonly #waiting = new ProviderSlotQueue();
   /** Times of the latest `maxPerSecond` submissions (a ring; `#sentHead` is the oldest once full). */
   readonly #sent: number[] = [];
   #sentHead = 0;
@@ -72,7 +74,7 @@ export class GuardedProvider implements ChannelProvider {
     this.#setBreaker(gate.next);
     if (!gate.allowed) return this.#circuitOpen();
     const trial = gate.next.state === 'half-open';
-    await this.#acquire();
+    await this.#acquire(message);
     await this.#pace();
     // A send that waited for a slot or its turn may find the circuit opened meanwhile by the sends ahead
     // of it: it must not reach the dead vendor too (only a half-open trial goes through a non-closed circuit).
@@ -112,13 +114,14 @@ export class GuardedProvider implements ChannelProvider {
     this.#breaker = next;
   }
 
-  async #acquire(): Promise<void> {
+  async #acquire(claim: SlotClaim): Promise<void> {
     if (this.#inFlight < this.#options.maxConcurrency) { this.#inFlight += 1; return; }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    await new Promise<void>((resolve) => this.#waiting.push(claim, resolve));
   }
 
+  /** Hands the freed slot to the waiter whose turn it is (the slot stays counted), or frees it. */
   #release(): void {
-    const next = this.#waiting.shift();
+    const next = this.#waiting.next();
     if (next) next(); else this.#inFlight -= 1;
   }
 

@@ -1,6 +1,6 @@
 /** Kinds of outbound webhook events (spec section 6). */
 export const OUTBOUND_EVENT_KINDS = ['message.status.updated', 'contact.opted_out', 'campaign.completed', 'verification.approved', 'verification.failed', 'message.received',
-  'verification.budget_exceeded', 'contact.push_token_removed', 'workflow.run_failed', 'message.clicked', 'message.opened'] as const;
+  'verification.budget_exceeded', 'contact.push_token_removed', 'workflow.run_failed', 'message.clicked', 'message.opened', 'routing.route_shifted'] as const;
 export type OutboundEventKind = (typeof OUTBOUND_EVENT_KINDS)[number];
 
 /**

@@ -71,8 +71,13 @@ export interface RouteShift {
   provider: string;
   country: string;
   network: string;
-  /** 'away': traffic for the network leaves the provider; 'back': it returns. */
-  direction: 'away' | 'back';
+  /**
+   * 'away': traffic for the network leaves the provider; 'back': it returns (learning). 'pinned': an
+   * administrator pinned the provider first for the network; 'unpinned': the pin was lifted.
+   */
+  direction: 'away' | 'back' | 'pinned' | 'unpinned';
+  /** The provider's channel when known (pins; learned shifts find it from the provider). */
+  channel?: string | null;
   reason: string;
   slowShare: number;
   deliveryRate: number | null;

@@ -24,7 +24,26 @@ export type WorkflowStep =
   | { type: 'digest'; windowSeconds: number; maxItems: number; keyVariable?: string | undefined; lookBack: boolean; itemVariable?: string | undefined }
   | { type: 'throttle'; limit: number; windowSeconds: number; keyVariable?: string | undefined }
   | { type: 'branch'; if: WorkflowCondition; then: StepTarget; else: StepTarget }
-  | { type: 'wait'; for: 'trigger' | 'delivery'; event?: string | undefined; timeoutSeconds: number; onEvent: StepTarget; onTimeout: StepTarget };
+  | { type: 'wait'; for: WaitFor; event?: string | undefined; timeoutSeconds: number; onEvent: StepTarget; onTimeout: StepTarget };
+
+/**
+ * What a `wait` step waits for: a later trigger, a delivery report, or (of the latest send step's message, its
+ * trigger's fallbacks included) a read in the in-app inbox, a reply from the recipient's phone, a click on a tracked link.
+ */
+export const WAIT_FOR = ['trigger', 'delivery', 'read', 'reply', 'click'] as const;
+export type WaitFor = (typeof WAIT_FOR)[number];
+/** The waits a recorded event wakes (the inbox, the inbound webhook, the link redirect): they need a send step before them. */
+export const EVENT_WAITS: readonly WaitFor[] = ['read', 'reply', 'click'];
+
+/**
+ * The `waitingFor` key of a run waiting for a read, a reply or a click: what the place that records the event
+ * looks runs up by (with the organization). Never a slug: slugs have no ':'.
+ */
+export const waitKeys = {
+  read: (subscriberId: string) => `read:${subscriberId}`,
+  reply: (phoneE164: string) => `reply:${phoneE164}`,
+  click: (triggerId: string) => `click:${triggerId}`,
+} as const;
 
 export type StepType = WorkflowStep['type'];
 

@@ -1,11 +1,14 @@
 import type { Channel } from '../domain/channel.ts';
 import type { PushContent } from '../domain/push-content.ts';
 import type { WhatsappTemplateSend } from '../domain/whatsapp-template.ts';
+import type { DeliveryLane } from '../domain/delivery-lane.ts';
 
 export interface OutboundMessage {
   messageId: string;
   internalMessageId: string;
   organizationId: string;
+  /** The message's delivery lane (from its category): a provider's free slots go to higher lanes first, then to organizations in turn. */
+  lane?: DeliveryLane | null;
   channel: Channel;
   to: string;
   subject: string | null;

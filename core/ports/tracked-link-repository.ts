@@ -71,6 +71,6 @@ export interface TrackedLinkRepository {
    * template locale the message was rendered in (messages without one are left out); at most 500 groups.
    */
   clickRates(organizationId: string, by: ClickRateGroup, from: Date, to: Date): Promise<ClickRate[]>;
-  /** Click totals per link of one message (at most MAX_TRACKED_LINKS_PER_MESSAGE). */
-  listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number }>>;
+  /** Click totals per link of one message (at most MAX_TRACKED_LINKS_PER_MESSAGE), with the first counted click's time (null: none yet). */
+  listForMessage(organizationId: string, messageId: string): Promise<Array<TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>>;
 }

@@ -50,6 +50,15 @@ export interface WorkflowRepository {
   findActiveByKey(organizationId: string, correlationKey: string, limit: number): Promise<WorkflowRun[]>;
 
   /**
+   * Serializes, until the transaction ends, every transaction that records an event for these wait keys
+   * (`waitKeys`: a read, a reply, a click) with the wait step checking for it (an advisory lock per key on
+   * PostgreSQL, taken in sorted order; the memory adapter's transactions already run one at a time). So an
+   * event is either seen by the step's check or finds the run WAITING with the key and wakes it.
+   */
+  lockWaitKeys(organizationId: string, keys: readonly string[]): Promise<void>;
+  /** Ids of the organization's WAITING runs whose `waitingFor` is one of `keys`, at most `limit` (capped at 1000). */
+  findWaiting(organizationId: string, keys: readonly string[], limit: number): Promise<string[]>;
+  /**
    * The batch path of delays (docs/adr/0044): of the given runs, those WAITING in a delay step whose step row
    * is WAITING with `resume_at <= dueBy` move past it (step DONE/RESUMED, cursor + 1, RUNNING or COMPLETED when
    * it was the last step), all in one statement; runs locked by another transaction are skipped. Answers the

@@ -41,6 +41,9 @@ import { PostgresPartitionMaintenance } from '../../adapters/postgres/partition-
 import { openArchiveTarget } from '../../adapters/archive/open-archive-target.ts';
 import { ROUTING } from '../routing-bindings.ts';
 import { EvaluateRoutes } from '../../core/use-cases/routing/evaluate-routes.ts';
+import { PublishRouteShifts } from '../../core/use-cases/routing/publish-route-shifts.ts';
+import { SqlRouteShiftAudience } from '../../adapters/postgres/sql-route-shift-audience.ts';
+import type { Channel } from '../../core/domain/channel.ts';
 
 export const WORKER = {
   handlers: token<JobHandler>('worker.handlers'),
@@ -74,7 +77,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
-  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency), [MESSAGING.deliverMessage]);
+  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency, config.deliveryFetchers), [MESSAGING.deliverMessage]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
     const recover = new RecoverAbandonedDeliveries({ storage, clock });
     return {
@@ -127,13 +130,25 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
       },
     };
   }, [INFRA.storage, INFRA.clock, INFRA.ids, WEBHOOKS.subscriptions]);
-  container.bind(WORKER.tasks).toResolvedValue((routeStats, clock, storage, ids): PeriodicTask => {
+  container.bind(WORKER.tasks).toResolvedValue((routeStats, clock, storage, ids, database, providerRepository, secrets, subscriptions, directory): PeriodicTask => {
     // Learning routes (docs/routing.md): every shift is stored (route_shifts, the admin dashboard), an admin event in the audit log, and logged.
     const evaluate = new EvaluateRoutes({
       routeStats, clock, audit: { storage, ids }, onShift: (shift) => logger.warn({ ...shift }, `route shift: ${shift.provider} ${shift.country}/${shift.network} ${shift.direction}`),
     });
-    return { name: 'evaluate-routes', everyMs: config.routeEvaluationMs, run: () => evaluate.execute() };
-  }, [ROUTING.routeStats, INFRA.clock, INFRA.storage, INFRA.ids]);
+    // Then every stored shift (learned, or an administrator's pin) not yet announced goes out as routing.route_shifted to the organizations it affects.
+    const publish = new PublishRouteShifts({
+      routeStats, audience: new SqlRouteShiftAudience(database), storage, providers: providerRepository, clock, secrets, subscriptions,
+      order: (channel, country, network) => directory.providersFor(channel as Channel, country, false, undefined, network).filter((p) => !p.organizationId).map((p) => p.name),
+    });
+    return {
+      name: 'evaluate-routes', everyMs: config.routeEvaluationMs,
+      async run() {
+        await evaluate.execute();
+        const published = await publish.execute();
+        if (published.shifts > 0) logger.info(published, 'route shifts published as routing.route_shifted');
+      },
+    };
+  }, [ROUTING.routeStats, INFRA.clock, INFRA.storage, INFRA.ids, INFRA.database, MESSAGING.providerRepository, INFRA.secrets, WEBHOOKS.subscriptions, MESSAGING.providers]);
   container.bind(WORKER.tasks).toResolvedValue((database, clock): PeriodicTask => {
     const maintenance = new PostgresPartitionMaintenance(database, clock, config.retention, openArchiveTarget(config.archive));
     return {

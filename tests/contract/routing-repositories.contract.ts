@@ -6,6 +6,7 @@ import type { RouteStatsRepository } from '../../core/ports/route-stats-reposito
 import type { RoutingSettingsRepository } from '../../core/ports/routing-settings-repository.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import type { NetworkAnalyticsRepository } from '../../core/ports/network-analytics-repository.ts';
+import type { RouteShiftAudience } from '../../core/ports/route-shift-audience.ts';
 import { aMessage, at, seedOrganization, uniqueId } from './contract-fixtures.ts';
 
 export interface RoutingFixture {
@@ -15,6 +16,7 @@ export interface RoutingFixture {
   numbers: NumberNetworkRepository;
   settings: RoutingSettingsRepository;
   analytics: NetworkAnalyticsRepository;
+  audience: RouteShiftAudience;
 }
 
 const BASE = new Date('2026-11-28T08:00:00.000Z');
@@ -50,6 +52,53 @@ export function describeRoutingContract(name: string, make: () => Promise<Routin
       // A second evaluator storing the same shift a moment later (two workers): stored once.
       await f.stats.saveDecision([{ ...state, degraded: false, since: minute(20) }], [{ provider, country: 'GH', network: 'MTN', direction: 'back', reason: 'fast', slowShare: 0, deliveryRate: 0.99, at: new Date(minute(20).getTime() + 30_000) }]);
       expect((await f.stats.listShifts(100)).filter((s) => s.provider === provider)).to.have.length(2);
+    });
+
+    it('is the outbox of route shift webhooks: recorded and learned shifts are claimed once under a lease, again after it expires, never after publication', async () => {
+      const provider = uniqueId('prov');
+      await f.stats.saveDecision([], [{ provider, country: 'GH', network: 'MTN', direction: 'away', reason: 'late', slowShare: 0.5, deliveryRate: 0.9, at: minute(30) }]);
+      await f.stats.recordShift({ provider, country: 'GH', network: 'TELECEL', channel: 'SMS', direction: 'pinned', reason: 'pinned', slowShare: 0, deliveryRate: null, at: minute(31) });
+      const mine = <T extends { provider: string }>(list: T[]): T[] => list.filter((s) => s.provider === provider);
+      const claimed = mine(await f.stats.claimUnpublished(minute(32), minute(34), 1000));
+      expect(claimed.map((s) => [s.network, s.direction, s.channel ?? null])).to.deep.equal([['MTN', 'away', null], ['TELECEL', 'pinned', 'SMS']]);
+      expect(claimed[0]!.id).to.be.a('string');
+      expect(mine(await f.stats.claimUnpublished(minute(33), minute(35), 1000))).to.deep.equal([]); // leased
+      await f.stats.markPublished(claimed[0]!.id, minute(33));
+      expect(mine(await f.stats.claimUnpublished(minute(34), minute(36), 1000)).map((s) => s.network)).to.deep.equal(['TELECEL']); // lease expired, the other published
+      await f.stats.markPublished(claimed[1]!.id, minute(34));
+      expect(mine(await f.stats.claimUnpublished(minute(90), minute(91), 1000))).to.deep.equal([]);
+      expect(mine(await f.stats.listShifts(100)).length).to.equal(2);
+    });
+
+    it('finds the organizations with live traffic to a network through given providers since a time, in pages, never sandbox or other providers', async () => {
+      const [a, b, c, d] = [await seedOrganization(f.storage), await seedOrganization(f.storage), await seedOrganization(f.storage), await seedOrganization(f.storage)].map((o) => o.id).sort();
+      const p = uniqueId('p');
+      const recent = new Date();
+      await f.storage.messages.insertMany([
+        aMessage(a!, { network: 'MTN', provider: p, createdAt: recent }), aMessage(a!, { network: 'MTN', provider: p, createdAt: recent }),
+        aMessage(b!, { network: 'MTN', provider: p, createdAt: recent }),
+        aMessage(c!, { network: 'MTN', provider: p, createdAt: recent, isSandbox: true }), aMessage(c!, { network: 'TELECEL', provider: p, createdAt: recent }),
+        aMessage(c!, { network: 'MTN', provider: 'own-account', createdAt: recent }),
+        aMessage(d!, { network: 'MTN', provider: p, createdAt: new Date(recent.getTime() - 3 * 24 * 3600_000) }),
+      ]);
+      const query = { country: 'GH', network: 'MTN', providers: [p], since: new Date(recent.getTime() - 24 * 3600_000) };
+      expect(await f.audience.organizationsReaching(query, null, 10)).to.deep.equal([a, b]);
+      expect(await f.audience.organizationsReaching(query, null, 1)).to.deep.equal([a]);
+      expect(await f.audience.organizationsReaching(query, a!, 10)).to.deep.equal([b]);
+      expect(await f.audience.organizationsReaching({ ...query, providers: [] }, null, 10)).to.deep.equal([]);
+    });
+
+    it('holds one paid-lookup claim per number until it expires or is released', async () => {
+      const e164 = `+23320${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+      const org = uniqueId('org');
+      expect(await f.numbers.claimLookup(e164, org, minute(0), minute(1))).to.equal(true);
+      expect(await f.numbers.claimLookup(e164, org, minute(0), minute(1))).to.equal(false);
+      await f.numbers.settleLookup(e164, minute(100));
+      expect(await f.numbers.claimLookup(e164, org, minute(50), minute(51))).to.equal(false);
+      expect(await f.numbers.claimLookup(e164, org, minute(100), minute(101))).to.equal(true); // the TTL is over
+      await f.numbers.releaseLookup(e164);
+      const together = await Promise.all([1, 2, 3].map(() => f.numbers.claimLookup(e164, org, minute(100), minute(101))));
+      expect(together.filter(Boolean)).to.have.length(1);
     });
 
     it('saves one network route per (channel, country, network), keeping the first id, and removes it', async () => {

@@ -5,6 +5,8 @@ import { InMemoryStorage } from '../../adapters/memory/in-memory-storage.ts';
 import { MikroOrmStorage } from '../../adapters/postgres/mikro-orm-storage.ts';
 import { SqlNetworkAnalyticsRepository, SqlNetworkRouteRepository, SqlNumberNetworkRepository, SqlRouteStatsRepository, SqlRoutingSettingsRepository } from '../../adapters/postgres/sql-routing-repositories.ts';
 import { UuidV7IdGenerator } from '../../adapters/security/uuid-v7-id-generator.ts';
+import { InMemoryRouteShiftAudience } from '../../adapters/memory/in-memory-route-shift-audience.ts';
+import { SqlRouteShiftAudience } from '../../adapters/postgres/sql-route-shift-audience.ts';
 import { sharedInfrastructure } from '../support/shared-infrastructure.ts';
 import { availableDatabaseKinds } from '../support/test-database.ts';
 import { describeRoutingContract } from './routing-repositories.contract.ts';
@@ -13,7 +15,7 @@ describeRoutingContract('memory', async () => {
   const storage = new InMemoryStorage(new UuidV7IdGenerator());
   return {
     storage, stats: new InMemoryRouteStatsRepository(), routes: new InMemoryNetworkRouteRepository(), numbers: new InMemoryNumberNetworkRepository(),
-    settings: new InMemoryRoutingSettingsRepository(), analytics: new InMemoryNetworkAnalyticsRepository(storage.state),
+    settings: new InMemoryRoutingSettingsRepository(), analytics: new InMemoryNetworkAnalyticsRepository(storage.state), audience: new InMemoryRouteShiftAudience(storage.state),
   };
 });
 for (const kind of await availableDatabaseKinds()) {
@@ -22,7 +24,7 @@ for (const kind of await availableDatabaseKinds()) {
     return {
       storage: new MikroOrmStorage(infra.database, new UuidV7IdGenerator(), infra.boss), stats: new SqlRouteStatsRepository(infra.database),
       routes: new SqlNetworkRouteRepository(infra.database), numbers: new SqlNumberNetworkRepository(infra.database), settings: new SqlRoutingSettingsRepository(infra.database),
-      analytics: new SqlNetworkAnalyticsRepository(infra.database),
+      analytics: new SqlNetworkAnalyticsRepository(infra.database), audience: new SqlRouteShiftAudience(infra.database),
     };
   });
 }

@@ -51,7 +51,7 @@ export function describeTrackedLinksContract(name: string, makeStorage: () => Pr
       const again = await storage.trackedLinks.addClicks([{ code: a.code, clicks: 2, uniqueClicks: 1, firstAt: at(20) }, { code: b.code, clicks: 1, uniqueClicks: 1, firstAt: at(30) }]);
       expect(again.map((f) => f.code)).to.deep.equal([b.code]);
       const listed = await storage.trackedLinks.listForMessage(org.id, a.messageId);
-      expect(listed.map((l) => [l.clicks, l.uniqueClicks])).to.deep.equal([[5, 3]]);
+      expect(listed.map((l) => [l.clicks, l.uniqueClicks, l.firstClickedAt])).to.deep.equal([[5, 3, at(10)]]); // the first click's time stays
       expect(await storage.trackedLinks.listForMessage((await seedOrganization(storage)).id, a.messageId)).to.deep.equal([]);
     });
 

@@ -72,6 +72,29 @@ export function describeWorkflowRepositoryContract(name: string, makeStorage: ()
       expect((await storage.workflows.listRuns(a.id, event.id, 10)).map((r) => r.id)).to.deep.equal([done.id, run.id]);
     });
 
+    it('finds the organization\'s WAITING runs by wait key (read, reply, click), bounded, never another organization\'s, and locks keys in a transaction', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const waiting = aRun(event, { status: 'WAITING', waitingFor: 'read:user-1' });
+      const other = aRun(event, { status: 'WAITING', waitingFor: 'reply:+233241234567' });
+      const running = aRun(event, { status: 'RUNNING', waitingFor: 'read:user-1' });
+      const done = aRun(event, { status: 'COMPLETED', waitingFor: null });
+      for (const r of [waiting, other, running, done]) await storage.workflows.insertRun(r);
+      expect(await storage.workflows.findWaiting(a.id, ['read:user-1'], 10)).to.deep.equal([waiting.id]);
+      expect((await storage.workflows.findWaiting(a.id, ['read:user-1', 'reply:+233241234567', 'click:t'], 10)).sort()).to.deep.equal([waiting.id, other.id].sort());
+      expect(await storage.workflows.findWaiting(a.id, ['read:user-1', 'reply:+233241234567'], 1)).to.have.length(1);
+      expect(await storage.workflows.findWaiting(a.id, [], 10)).to.deep.equal([]);
+      expect(await storage.workflows.findWaiting(b.id, ['read:user-1'], 10)).to.deep.equal([]);
+      const found = await storage.transaction(async (tx) => {
+        await tx.workflows.lockWaitKeys(a.id, ['read:user-1', 'click:t']);
+        await tx.workflows.lockWaitKeys(a.id, ['read:user-1']); // re-entrant within the transaction
+        return tx.workflows.findWaiting(a.id, ['read:user-1'], 10);
+      });
+      expect(found).to.deep.equal([waiting.id]);
+      await storage.workflows.updateRun(a.id, waiting.id, { status: 'RUNNING', waitingFor: null, updatedAt: at(9) });
+      expect(await storage.workflows.findWaiting(a.id, ['read:user-1'], 10)).to.deep.equal([]);
+    });
+
     it('claims a (run, step) once: a second claim writes nothing and answers false', async () => {
       const a = await seedOrganization(storage);
       const run = aRun(await seedEvent(storage, a.id));

@@ -45,7 +45,7 @@ describe('HTTP: /webhook-endpoints', function () {
   it('returns the signing secret once at creation and never again; empty events means every kind', async () => {
     const created = await create({ events: [] });
     expect(created.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(created.subscribedTo).to.deep.equal(['message.status.updated', 'contact.opted_out', 'campaign.completed', 'verification.approved', 'verification.failed', 'message.received', 'verification.budget_exceeded', 'contact.push_token_removed', 'workflow.run_failed', 'message.clicked', 'message.opened']);
+    expect(created.subscribedTo).to.deep.equal(['message.status.updated', 'contact.opted_out', 'campaign.completed', 'verification.approved', 'verification.failed', 'message.received', 'verification.budget_exceeded', 'contact.push_token_removed', 'workflow.run_failed', 'message.clicked', 'message.opened', 'routing.route_shifted']);
     const list = await app.api.get('/webhook-endpoints', owner.auth);
     expect(list.status).to.equal(200);
     expect(list.text).not.to.include(created.secret);

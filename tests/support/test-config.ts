@@ -5,7 +5,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     nodeEnv: 'test', port: 0, host: '127.0.0.1', databaseUrl: undefined, dataDir: '/tmp/nkra-test-data',
     jwtSecret: 'test-jwt-secret-that-is-long-enough-0123456789', encryptionKey: '0'.repeat(64), sessionTtlSeconds: 3600,
     redisUrl: undefined, metricsToken: undefined, workerMetricsPort: undefined, logLevel: 'silent', bodyLimitBytes: 1024 * 1024,
-    publicUrl: 'http://localhost:3000', shutdownTimeoutMs: 2_000, workerConcurrency: 5,
+    publicUrl: 'http://localhost:3000', shutdownTimeoutMs: 2_000, workerConcurrency: 5, deliveryFetchers: 4,
     loginLimitPerEmail: 10, loginLimitPerIp: 1000, adminEmail: undefined, adminPassword: undefined,
     fraudRecipientPerHour: 20, fraudNewTenantDays: 7, fraudNewTenantPerHour: 200, deliveryMaxAttempts: 6, providersFile: undefined, providerTimeoutMs: 2_000, databaseListenUrl: undefined, providerCircuitCooldownMs: 30_000, databasePoolSize: 10, databasePreparedStatements: true,
     passwordResetTtlMinutes: 30, passwordResetLimitPerEmail: 5, passwordResetLimitPerIp: 1000,

@@ -116,7 +116,7 @@ class WorkflowRun(TypedDict, total=False):
     status: str
     cursor: int
     correlationKey: Optional[str]
-    waitingFor: Optional[str]
+    waitingFor: Optional[str]  # a trigger wait's event slug, or read:<subscriberId>, reply:<phone>, click:<triggerId>
     error: Optional[Dict[str, str]]
     attempts: int
     steps: List[Dict[str, Any]]

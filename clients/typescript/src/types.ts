@@ -138,9 +138,11 @@ export interface WorkflowRun {
   status: 'RUNNING' | 'WAITING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
   cursor: number;
   correlationKey: string | null;
+  /** While a wait waits: the event slug (`for: "trigger"`), or `read:<subscriberId>`, `reply:<phone>`, `click:<triggerId>`. */
   waitingFor: string | null;
   error: { code: string; message: string } | null;
   attempts: number;
+  /** A wait step's `for` is "trigger", "delivery", "read", "reply" or "click" (docs/workflows.md). */
   steps: Array<Record<string, unknown> & { type: 'send' | 'delay' | 'digest' | 'throttle' | 'branch' | 'wait' }>;
   timeline: Array<{
     index: number; type: string; status: 'WAITING' | 'DONE' | 'FAILED'; outcome: string | null; messageId: string | null; triggerId: string | null;
@@ -206,7 +208,23 @@ export interface ErrorDetails {
 }
 
 /** Outbound webhook event kinds (spec section 6; message.clicked and message.opened: docs/links.md). */
-export type WebhookEventKind = 'message.status.updated' | 'contact.opted_out' | 'campaign.completed' | 'message.clicked' | 'message.opened' | (string & {});
+export type WebhookEventKind = 'message.status.updated' | 'contact.opted_out' | 'campaign.completed' | 'message.clicked' | 'message.opened' | 'routing.route_shifted' | (string & {});
+
+/** `data` of a `routing.route_shifted` event: the platform moved traffic for a mobile network your messages reach (docs/routing.md). */
+export interface RouteShiftedData {
+  shiftId: string;
+  channel: string | null;
+  country: string;
+  network: string;
+  /** 'away' / 'back' (learning), 'pinned' / 'unpinned' (an administrator's pin). */
+  direction: 'away' | 'back' | 'pinned' | 'unpinned';
+  /** The provider the network's traffic leaves, and the one it goes to (null when none is left or known). */
+  from: string | null;
+  to: string | null;
+  reason: string;
+  figures: { slowShare: number; deliveryRate: number | null };
+  at: string;
+}
 
 /** `data` of a `message.clicked` event: the first counted click on one tracked link of a message (docs/links.md). */
 export interface MessageClickedData {

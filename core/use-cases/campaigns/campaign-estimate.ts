@@ -15,6 +15,9 @@ import { isNewOrganization, newTenantAllowance, type NewTenantAllowance, type Ne
 import { campaignAudience, prepareForContact } from './campaign-support.ts';
 import type { OwnAccountPricing } from '../messaging/accept-messages.ts';
 import { routePrice } from '../messaging/own-account-price.ts';
+import type { NetworkKnowledge, PreparedMessage } from '../messaging/message-preparation.ts';
+import { needsLookup, type LookupMode } from '../../domain/mobile-network.ts';
+import type { SendLookups } from '../routing/number-lookup-support.ts';
 
 /** Contacts priced per locale to estimate a campaign's cost. */
 const ESTIMATE_SAMPLE = 200;
@@ -49,6 +52,8 @@ export interface CampaignEstimate {
   segmentsPerMessage: number;
   /** Pesewas: the sum over locales of recipients x the dearest price in that locale's sample (exact when a locale's messages cost the same). */
   cost: number;
+  /** Paid number lookups on top of `cost` (null: lookups off for the organization or the platform). */
+  lookups: LookupEstimate | null;
   locales: LocaleEstimate[];
   template: Template;
 }
@@ -64,6 +69,20 @@ export interface CampaignEstimateDeps {
   linkTracking?: LinkTrackingDeps | undefined;
   /** Organizations' own vendor accounts: recipients on their routes are priced at the own-account fee (docs/providers.md). */
   ownAccounts?: OwnAccountPricing | undefined;
+  /** Numbers' networks from memory (docs/routing.md): recipients are priced by them, as the fan-out does. */
+  networks?: NetworkKnowledge | undefined;
+  /** Paid lookups (docs/routing.md): the estimate counts the recipients the organization's mode would look up. */
+  lookups?: SendLookups | undefined;
+}
+
+/** Paid number lookups a campaign's recipients would need under the organization's mode (at most: a number learnt meanwhile needs none). */
+export interface LookupEstimate {
+  mode: LookupMode;
+  /** Recipients whose number would be looked up (scaled from the samples like `skipped`). */
+  recipients: number;
+  /** Pesewas per lookup and for all of them. */
+  price: number;
+  cost: number;
 }
 
 /**
@@ -91,6 +110,10 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
     buckets.set(locale, bucket);
   }
   const optOut = optOutOption(deps, campaign.organizationId);
+  const mode = deps.lookups ? await deps.lookups.settings.lookupMode(campaign.organizationId) : 'off';
+  const wouldLookUp = (prepared: PreparedMessage) => deps.lookups !== undefined && prepared.country !== null && prepared.recipient.startsWith('+')
+    && needsLookup(mode, deps.lookups.deps.intelligence.known(prepared.recipient));
+  let lookedUp = 0;
   const links = await linkTrackingOption(deps, campaign.organizationId);
   const locales: LocaleEstimate[] = [];
   const reasons = new Set<string>();
@@ -101,10 +124,11 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
       ...(bucket.contactLocales.includes(null) ? [{ field: 'locale' as const, op: 'exists' as const, value: false }] : []),
     ] };
     const sample = await deps.storage.contacts.page(campaign.organizationId, { ...audience, rule: { all: [audience.rule, only] } }, null, ESTIMATE_SAMPLE);
-    let price = 0; let segments = 1; let encoding: SmsEncoding | null = null; let skippedInSample = 0;
+    let price = 0; let segments = 1; let encoding: SmsEncoding | null = null; let skippedInSample = 0; let lookupsInSample = 0;
     for (const contact of sample) {
-      const result = prepareForContact(campaign, template, contact, rules, optOut, organizationLocale, links);
+      const result = prepareForContact(campaign, template, contact, rules, optOut, organizationLocale, links, deps.networks);
       if (!result.ok) { skippedInSample += 1; reasons.add(result.reason); continue; }
+      if (wouldLookUp(result.prepared)) lookupsInSample += 1;
       const routed = routePrice(deps.ownAccounts, campaign.organizationId, result.prepared).price;
       if (routed >= price) { price = routed; encoding = result.prepared.encoding; }
       segments = Math.max(segments, result.prepared.segments);
@@ -112,6 +136,7 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
     const complete = sample.length >= bucket.recipients;
     exact &&= complete;
     const skipped = complete ? skippedInSample : Math.round((skippedInSample / Math.max(1, sample.length)) * bucket.recipients);
+    lookedUp += complete ? lookupsInSample : Math.round((lookupsInSample / Math.max(1, sample.length)) * bucket.recipients);
     const content = chooseTemplateContent(template, [locale]);
     locales.push({ locale, contactLocales: bucket.contactLocales, recipients: bucket.recipients, skipped, encoding, segments, price,
       cost: (bucket.recipients - skipped) * price, text: campaign.channel === 'SMS' ? encodingReport(content.body, options) : null });
@@ -132,5 +157,6 @@ export async function estimateCampaign(deps: CampaignEstimateDeps, campaign: Cam
   return {
     recipients, newTenantCap, skipped: { count: skippedCount, exact, reasons: [...reasons].slice(0, 5) },
     segmentsPerMessage: Math.max(1, ...locales.map((l) => l.segments)), cost: locales.reduce((sum, l) => sum + l.cost, 0), locales, template,
+    lookups: deps.lookups && mode !== 'off' ? { mode, recipients: lookedUp, price: deps.lookups.deps.pricePerLookup, cost: lookedUp * deps.lookups.deps.pricePerLookup } : null,
   };
 }

@@ -9,7 +9,7 @@ import type { PricingRule } from '../../domain/pricing.ts';
 import type { Audience, SegmentRule } from '../../domain/segment-rules.ts';
 import type { Template } from '../../domain/template.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
-import { prepareMessage, type PreparedMessage } from '../messaging/message-preparation.ts';
+import { prepareMessage, type NetworkKnowledge, type PreparedMessage } from '../messaging/message-preparation.ts';
 
 /** Template placeholders a campaign fills from each contact's fields; any other one from its attributes. */
 export const CONTACT_VARIABLES = ['firstName', 'lastName', 'phone', 'email'] as const;
@@ -36,7 +36,7 @@ export async function campaignAudience(repos: Pick<Repositories, 'segments'>, ca
 
 /** The message a contact gets, or why the contact is skipped (no valid address, a placeholder the contact cannot fill). */
 export function prepareForContact(campaign: Campaign, template: Template, contact: Contact, rules: readonly PricingRule[], optOut?: OptOutLinks,
-  organizationLocale: string | null = null, links?: LinkTrackingOption):
+  organizationLocale: string | null = null, links?: LinkTrackingOption, networks?: NetworkKnowledge):
   { ok: true; prepared: PreparedMessage } | { ok: false; reason: string } {
   const to = contact[addressKindOf(campaign.channel)];
   if (!to) return { ok: false, reason: `no ${addressKindOf(campaign.channel)}` };
@@ -46,7 +46,7 @@ export function prepareForContact(campaign: Campaign, template: Template, contac
     return { ok: true, prepared: prepareMessage({
       channel: campaign.channel, to, templateId: template.id, variables, countryCode: contact.countryCode, category: campaignCategory(template),
       locales: [contact.locale, organizationLocale], // docs/templates.md, "Locales"
-    }, template, rules, '', { optOut, links }) };
+    }, template, rules, '', { optOut, links, networks }) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'VALIDATION_ERROR') return { ok: false, reason: error.message };
     throw error;

@@ -26,9 +26,13 @@ export class EstimateCampaign {
     const { campaign } = await loadCampaign(this.#deps.storage, scope.organizationId, id, this.#deps.clock.now());
     const estimate = await estimateCampaign(this.#deps, campaign, { suggest: query.suggestTransliteration === 'true' });
     const balance = (await this.#deps.storage.wallets.get(scope.organizationId))?.balance ?? 0;
+    const lookupCost = estimate.lookups?.cost ?? 0;
     return {
       recipients: estimate.recipients, segments: estimate.segmentsPerMessage, cost: pesewasToGhs(estimate.cost), currency: 'GHS' as const,
-      balance: pesewasToGhs(balance), sufficientBalance: balance >= estimate.cost,
+      // Paid number lookups the organization's mode would make (docs/routing.md), on top of `cost`; null when lookups are off.
+      lookups: estimate.lookups === null ? null : { mode: estimate.lookups.mode, recipients: estimate.lookups.recipients, price: pesewasToGhs(estimate.lookups.price), cost: pesewasToGhs(lookupCost) },
+      totalCost: pesewasToGhs(estimate.cost + lookupCost),
+      balance: pesewasToGhs(balance), sufficientBalance: balance >= estimate.cost + lookupCost,
       wouldSkip: estimate.skipped.count, wouldSkipExact: estimate.skipped.exact, skipReasons: estimate.skipped.reasons,
       locales: estimate.locales.map((l) => ({
         locale: l.locale, contactLocales: l.contactLocales, recipients: l.recipients, wouldSkip: l.skipped, encoding: l.encoding, segments: l.segments,

@@ -12,7 +12,7 @@ import { QUEUES } from '../../ports/job-queue.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import { acceptMessages, type OwnAccountPricing } from '../messaging/accept-messages.ts';
-import type { PreparedMessage } from '../messaging/message-preparation.ts';
+import type { NetworkKnowledge, PreparedMessage } from '../messaging/message-preparation.ts';
 import type { FraudLimits } from '../messaging/send-context.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { campaignAudience, prepareForContact, withinTransaction } from './campaign-support.ts';
@@ -34,6 +34,8 @@ export interface RunCampaignDeps {
   timing?: SendTiming | undefined;
   /** Organizations' own vendor accounts: their routes are charged the own-account fee (docs/providers.md). */
   ownAccounts?: OwnAccountPricing | undefined;
+  /** Numbers' networks from memory (prefix tables plus corrections, docs/routing.md): recipients are priced and routed by them. */
+  networks?: NetworkKnowledge | undefined;
   /** Pesewas: a batch's debit crossing under it enqueues the owner's low-balance alert. */
   lowBalanceThreshold?: number | undefined;
   storage: Storage;
@@ -124,7 +126,7 @@ export class RunCampaign {
     const skipped: Array<{ contactId: string; reason: string }> = [];
     const links = await linkTrackingOption(this.#deps, campaign.organizationId, tx.linkSettings);
     for (const contact of contacts) {
-      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId), organizationLocale, links);
+      const result = prepareForContact(campaign, template, contact, rules, optOutOption(this.#deps, campaign.organizationId), organizationLocale, links, this.#deps.networks);
       if (result.ok) { prepared.push(result.prepared); owners.push(contact.id); } else skipped.push({ contactId: contact.id, reason: result.reason });
     }
     const accepted = prepared.length === 0 ? { messages: [] } : await acceptMessages(

@@ -44,9 +44,11 @@ export class SendCampaign {
       });
     }
     const balance = (await storage.wallets.get(scope.organizationId))?.balance ?? 0;
-    if (balance < estimate.cost) {
+    const required = estimate.cost + (estimate.lookups?.cost ?? 0); // with the paid number lookups the organization's mode would make
+    if (balance < required) {
       throw new AppError('INSUFFICIENT_BALANCE', 'The wallet cannot cover this campaign', {
-        required: pesewasToGhs(estimate.cost), balance: pesewasToGhs(balance), recipients: estimate.recipients, currency: 'GHS',
+        required: pesewasToGhs(required), balance: pesewasToGhs(balance), recipients: estimate.recipients, currency: 'GHS',
+        ...(estimate.lookups ? { lookupCost: pesewasToGhs(estimate.lookups.cost) } : {}),
       });
     }
     const later = campaign.scheduledAt !== null && campaign.scheduledAt.getTime() > now.getTime();
@@ -60,7 +62,7 @@ export class SendCampaign {
     });
     return {
       message: later ? `scheduled for ${campaign.scheduledAt!.toISOString()}` : 'sending started',
-      estimate: { recipients: estimate.recipients, cost: pesewasToGhs(estimate.cost), currency: 'GHS' },
+      estimate: { recipients: estimate.recipients, cost: pesewasToGhs(estimate.cost), currency: 'GHS', ...(estimate.lookups ? { lookupCost: pesewasToGhs(estimate.lookups.cost) } : {}) },
       campaign: campaignView(started, await storage.campaigns.counts(scope.organizationId, id), approval?.status ?? null, now),
     };
   }

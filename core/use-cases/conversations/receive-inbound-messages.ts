@@ -7,7 +7,9 @@ import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { Repositories, Storage } from '../../ports/storage.ts';
 import type { InboundReport } from '../../ports/vendor-adapter.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
+import { waitKeys } from '../../domain/workflow.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+import { wakeWaitingRuns } from '../workflows/wake-waiting-runs.ts';
 import { applyInboundKeyword, type KeywordOutcome } from './apply-inbound-keyword.ts';
 
 export interface ReceiveInboundDeps {
@@ -38,7 +40,8 @@ export interface ReceiveInboundResult {
  * organization owning the vendor account that verified it, else to the one its receiving address is
  * assigned to (inbound numbers); unknown -> unrouted. Per message, in one transaction: the contact
  * (created when unknown), the conversation (created when new), the message (once per vendor message id),
- * the keyword step and the `message.received` event.
+ * the keyword step, the `message.received` event, and the wake-up of workflow runs waiting for a reply
+ * from this phone (docs/workflows.md, `wait` for `reply`).
  */
 export class ReceiveInboundMessages {
   readonly #deps: ReceiveInboundDeps;
@@ -77,6 +80,7 @@ export class ReceiveInboundMessages {
     };
     if (!(await tx.conversations.insertInbound(message))) return null;
     await tx.conversations.touchInbound(organizationId, conversation.id, { receivedAt, to, preview: preview(message.body), now });
+    await wakeWaitingRuns(tx, organizationId, [waitKeys.reply(phone)]);
     const keyword = await applyInboundKeyword(tx, ids, { organizationId, contact, channel: report.channel, phone, body: message.body, inboundMessageId: message.id, now });
     if (publish) {
       await publishOutboundEvent(tx, { id: ids.next(), organizationId, kind: 'message.received', occurredAt: now, data: {

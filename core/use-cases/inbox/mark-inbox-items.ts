@@ -4,6 +4,8 @@ import { parseInput } from '../../validation.ts';
 import { FEED_LIMIT_MAX, INBOX_MARKS, inboxItemView, type InboxMark } from '../../domain/inbox.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
+import { waitKeys } from '../../domain/workflow.ts';
+import { wakeWaitingRuns } from '../workflows/wake-waiting-runs.ts';
 import type { SubscriberPrincipal } from './authenticate-subscriber.ts';
 
 export const MarkInboxItemsInput = v.object({
@@ -16,7 +18,9 @@ export const MarkAllInboxItemsInput = v.object({ mark: v.picklist(['seen', 'read
 /**
  * POST /inbox/v1/items/mark, POST /inbox/v1/items/{id}/{mark}, POST /inbox/v1/mark-all: marks the
  * subscriber's items seen, read, unread, archived or unarchived (ids of other subscribers are
- * ignored: never marked, never revealed). Answers how many changed and the new counts.
+ * ignored: never marked, never revealed). Answers how many changed and the new counts. Marking read (or
+ * archived, which reads too) wakes, in the same transaction, the workflow runs waiting for a read by this
+ * subscriber (docs/workflows.md, `wait` for `read`).
  */
 export class MarkInboxItems {
   readonly #deps: { storage: Storage; clock: Clock };
@@ -36,14 +40,23 @@ export class MarkInboxItems {
   async one(subscriber: SubscriberPrincipal, id: string, mark: InboxMark) {
     const { inbox } = this.#deps.storage;
     if (!await inbox.findById(subscriber.organizationId, subscriber.subscriberId, id)) throw new AppError('NOT_FOUND', 'Inbox item not found', { id });
-    await inbox.mark(subscriber.organizationId, subscriber.subscriberId, [id], mark, this.#deps.clock.now());
+    await this.#marked(subscriber, [id], mark);
     const item = await inbox.findById(subscriber.organizationId, subscriber.subscriberId, id);
     return { item: item ? inboxItemView(item) : null, counts: await inbox.counts(subscriber.organizationId, subscriber.subscriberId) };
   }
 
   async #mark(subscriber: SubscriberPrincipal, ids: string[] | 'all', mark: InboxMark) {
-    const { inbox } = this.#deps.storage;
-    const changed = await inbox.mark(subscriber.organizationId, subscriber.subscriberId, ids, mark, this.#deps.clock.now());
-    return { changed, counts: await inbox.counts(subscriber.organizationId, subscriber.subscriberId) };
+    const changed = await this.#marked(subscriber, ids, mark);
+    return { changed, counts: await this.#deps.storage.inbox.counts(subscriber.organizationId, subscriber.subscriberId) };
+  }
+
+  async #marked(subscriber: SubscriberPrincipal, ids: string[] | 'all', mark: InboxMark): Promise<number> {
+    const now = this.#deps.clock.now();
+    if (mark !== 'read' && mark !== 'archived') return this.#deps.storage.inbox.mark(subscriber.organizationId, subscriber.subscriberId, ids, mark, now);
+    return this.#deps.storage.transaction(async (tx) => {
+      const changed = await tx.inbox.mark(subscriber.organizationId, subscriber.subscriberId, ids, mark, now);
+      if (changed > 0) await wakeWaitingRuns(tx, subscriber.organizationId, [waitKeys.read(subscriber.subscriberId)]);
+      return changed;
+    });
   }
 }

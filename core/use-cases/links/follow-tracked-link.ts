@@ -2,9 +2,11 @@ import { countsAsClick, LINK_CODE_PATTERN, UNIQUE_CLICK_WINDOW_MS } from '../../
 import type { Clock } from '../../ports/clock.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { LinkSettingsRepository } from '../../ports/link-settings-repository.ts';
-import type { Storage } from '../../ports/storage.ts';
-import type { ClickTally, TrackedLink } from '../../ports/tracked-link-repository.ts';
+import type { Repositories, Storage } from '../../ports/storage.ts';
+import type { ClickTally, FirstClick, TrackedLink } from '../../ports/tracked-link-repository.ts';
+import { waitKeys } from '../../domain/workflow.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
+import { wakeWaitingRuns } from '../workflows/wake-waiting-runs.ts';
 import { OPEN_PIXEL_URL } from './link-tracking.ts';
 
 export interface FollowDeps {
@@ -39,7 +41,8 @@ const MAX_REMEMBERED = 100_000;
  * until their expiry; on a custom domain only that domain's organization's codes. A GET from a person
  * (not a previewer, bot or script, not HEAD) is tallied in memory: `flush` (every ~1 s and at shutdown)
  * adds the tallies in one statement and publishes one `message.clicked` event per link clicked for the
- * first time, in the same transaction. A failed flush keeps its tallies for the next one.
+ * first time, in the same transaction, where it also wakes the workflow runs waiting for a click on the
+ * message's event trigger (docs/workflows.md, `wait` for `click`). A failed flush keeps its tallies for the next one.
  */
 export class FollowTrackedLink {
   readonly #deps: FollowDeps;
@@ -101,13 +104,15 @@ export class FollowTrackedLink {
     this.#tallies = new Map();
     try {
       await this.#deps.storage.transaction(async (tx) => {
-        for (const first of await tx.trackedLinks.addClicks(tallies)) {
+        const firsts = await tx.trackedLinks.addClicks(tallies);
+        for (const first of firsts) {
           await publishOutboundEvent(tx, {
             id: this.#deps.ids.next(), organizationId: first.organizationId, kind: first.url === OPEN_PIXEL_URL ? 'message.opened' : 'message.clicked', occurredAt: first.clickedAt,
             data: first.url === OPEN_PIXEL_URL ? { messageId: first.messageId, templateId: first.templateId, openedAt: first.clickedAt.toISOString() }
               : { messageId: first.messageId, templateId: first.templateId, url: first.url, code: first.code, clickedAt: first.clickedAt.toISOString() },
           });
         }
+        await wakeClickWaits(tx, firsts.filter((f) => f.url !== OPEN_PIXEL_URL));
       });
     } catch (error) {
       for (const t of tallies) {
@@ -117,4 +122,14 @@ export class FollowTrackedLink {
       throw error;
     }
   }
+}
+
+/** The first clicks' event triggers (a message an event trigger sent), per organization, woken in sorted order. */
+async function wakeClickWaits(tx: Repositories, firsts: readonly FirstClick[]): Promise<void> {
+  const keys = new Map<string, Set<string>>();
+  for (const first of firsts) {
+    const step = await tx.eventTriggers.findStepByMessage(first.messageId);
+    if (step && step.organizationId === first.organizationId) (keys.get(first.organizationId) ?? keys.set(first.organizationId, new Set()).get(first.organizationId)!).add(waitKeys.click(step.triggerId));
+  }
+  for (const organizationId of [...keys.keys()].sort()) await wakeWaitingRuns(tx, organizationId, [...keys.get(organizationId)!].sort());
 }

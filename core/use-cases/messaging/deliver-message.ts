@@ -9,11 +9,13 @@ import type { Clock } from '../../ports/clock.ts';
 import type { RouteObserver } from '../../ports/route-observer.ts';
 import type { NumberIntelligence } from '../../ports/number-intelligence.ts';
 import { networkByMccMnc } from '../../domain/mobile-network.ts';
+import { laneOf } from '../../domain/delivery-lane.ts';
 import type { IdGenerator } from '../../ports/id-generator.ts';
 import type { MessageAttempt } from '../../ports/message-status-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import type { WebhookSubscriptions } from '../../ports/webhook-subscriptions.ts';
 import { AcceptedAttemptRecorder } from './accepted-attempt-recorder.ts';
+import { lookedUpForDelivery, type DeliveryLookups } from '../routing/delivery-lookup.ts';
 import { openContent, unsubscribeHeaders } from './delivery-content.ts';
 import { failDelivery } from './delivery-failure.ts';
 import { backOffOnThrottle, paceProvider, paceTenant, postponeDelivery, type DeliveryPacing } from './delivery-pacing.ts';
@@ -49,6 +51,8 @@ export interface DeliverMessageDeps {
   routes?: RouteObserver | undefined;
   /** Learns the network a vendor's answer names (Hubtel `networkId`): a ported number's next message routes right. */
   networks?: NumberIntelligence | undefined;
+  /** Paid number lookups for organizations that turned them on, before the providers are chosen (docs/routing.md); without it, none. */
+  lookups?: DeliveryLookups | undefined;
 }
 
 /** What delivering one message came to: its message as left (null when unknown), or the error its job should see. */
@@ -111,7 +115,7 @@ export class DeliverMessage {
     };
     await Promise.all([
       ...unique.filter((id) => !claimedIds.has(id)).map((id) => settle(id, () => this.#unclaimed(id))),
-      ...claimed.map((message) => settle(message.id, async () => this.#settle(await this.#tryProviders(message)))),
+      ...claimed.map((message) => settle(message.id, async () => this.#settle(await this.#tryProviders(await lookedUpForDelivery(this.#deps.lookups, this.#deps, message))))),
     ]);
     return messageIds.map((id) => outcomes.get(id)!);
   }
@@ -161,7 +165,7 @@ export class DeliverMessage {
       const started = clock.now().getTime();
       tried.lastProvider = provider.name;
       const result = await provider.send({
-        messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, channel: claimed.channel,
+        messageId: claimed.id, internalMessageId: claimed.internalMessageId, organizationId: claimed.organizationId, lane: laneOf(claimed.category), channel: claimed.channel,
         to: claimed.recipient, subject: content!.subject, body: content!.body, push: claimed.push ?? null,
         ...(content!.whatsappTemplate ? { whatsappTemplate: content!.whatsappTemplate } : {}), senderId: claimed.senderId, ...unsubscribeHeaders(this.#deps.optOutLinks, claimed),
       }).catch((error: unknown): ProviderResult => ({ accepted: false, retryable: true, errorCode: 'PROVIDER_ERROR', errorMessage: error instanceof Error ? error.message : String(error) }));

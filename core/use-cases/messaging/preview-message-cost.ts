@@ -11,6 +11,8 @@ import type { Template } from '../../domain/template.ts';
 import { pesewasToGhs } from '../../domain/money.ts';
 import { costPreview, type PricingRule, type PricingUnit } from '../../domain/pricing.ts';
 import { smsSegments, type SmsEncoding } from '../../domain/sms-segments.ts';
+import { needsLookup } from '../../domain/mobile-network.ts';
+import type { SendLookups } from '../routing/number-lookup-support.ts';
 import type { PricingRepository } from '../../ports/pricing-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { prepareMessage, type NetworkKnowledge } from './message-preparation.ts';
@@ -26,6 +28,8 @@ export interface MessageCostPreview {
   country: string | null;
   /** The recipient's mobile network (docs/routing.md) that priced it when the route has a network price; null when unknown. */
   network: string | null;
+  /** GHS a live send would also pay for a number lookup under the organization's mode (docs/routing.md); absent when none would be made. */
+  lookupPrice?: number;
   /** PUSH: the service the device token belongs to (fcm, apns, expo; web for a Web Push subscription). */
   pushTokenKind?: PushTokenKind | null;
   /** SMS only (null otherwise): encoding, length in septets / UTF-16 code units, room per segment at this length. */
@@ -72,6 +76,8 @@ export interface PreviewMessageCostDeps {
   ownAccounts?: OwnAccountPricing | undefined;
   /** Numbers' networks (prefix tables plus corrections, docs/routing.md); without it the prefix tables. */
   networks?: NetworkKnowledge | undefined;
+  /** Paid lookups: the preview says what one would cost (it never makes one). */
+  lookups?: SendLookups | undefined;
 }
 
 /**
@@ -95,8 +101,12 @@ export class PreviewMessageCost {
     const cost = costPreview(rules, prepared.channel, prepared.country, prepared.body, prepared.network ?? null);
     if (!cost) throw new AppError('INTERNAL_ERROR', `no pricing rule for ${prepared.channel}`);
     const { price, ownAccount } = routePrice(this.#deps.ownAccounts, scope.organizationId, { channel: prepared.channel, country: prepared.country, price: cost.price });
+    const lookups = this.#deps.lookups;
+    const looksUp = lookups !== undefined && prepared.country !== null && prepared.recipient.startsWith('+')
+      && needsLookup(await lookups.settings.lookupMode(scope.organizationId), lookups.deps.intelligence.known(prepared.recipient));
     return {
       channel: prepared.channel, recipient: prepared.recipient, country: prepared.country, network: prepared.network ?? null,
+      ...(looksUp ? { lookupPrice: pesewasToGhs(lookups.deps.pricePerLookup) } : {}),
       encoding: cost.encoding, characters: cost.characters, perSegment: prepared.channel === 'SMS' ? smsSegments(prepared.body).perSegment : null,
       segments: cost.segments, unit: cost.rule.unit, unitPrice: pesewasToGhs(cost.rule.pricePerUnit), price: pesewasToGhs(price), priceSource: ownAccount ? 'OWN_ACCOUNT' : 'PLATFORM', currency: 'GHS',
       subject: prepared.subject, body: prepared.body,

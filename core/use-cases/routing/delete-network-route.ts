@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.ts';
 import type { AdminActor } from '../admin/admin-actor.ts';
-import type { RoutingAdminDeps } from './routing-admin.ts';
+import { recordPinShift, type RoutingAdminDeps } from './routing-admin.ts';
 
 /** DELETE /admin/network-routes/{id}: the network's messages go back to the country order and price. NOT_FOUND for an unknown id. Audited. */
 export class DeleteNetworkRoute {
@@ -14,6 +14,7 @@ export class DeleteNetworkRoute {
       id: this.#deps.ids.next(), actorUserId: admin.userId, impersonatorUserId: null, organizationId: null, action: 'network_route.delete',
       target: `network_route:${id}`, details: { channel: current.channel, country: current.country, network: current.network }, createdAt: this.#deps.clock.now(),
     });
+    if (current.pinned) await recordPinShift(this.#deps, { ...current, pinned: null }, current.pinned, this.#deps.clock.now());
     await this.#deps.onChanged?.();
     return { deleted: true, id };
   }

@@ -20,7 +20,13 @@ export interface NumberLookupDeps {
   lookup: NumberLookup | null;
   /** Pesewas charged per vendor lookup, like a send: one DEBIT ledger entry, refunded when the vendor fails. */
   pricePerLookup: number;
+  /** How long an answered lookup (even "not known") keeps the number from being looked up and charged again; default 30 days. */
+  ttlMs?: number | undefined;
 }
+
+/** How long a lookup in flight holds its number's claim (the vendor call times out well before). */
+const CLAIM_IN_FLIGHT_MS = 60_000;
+const DEFAULT_TTL_MS = 30 * 24 * 60 * 60_000;
 
 export interface LookupOutcome {
   network: KnownNetwork | null;
@@ -41,18 +47,25 @@ export async function lookUpNetwork(deps: NumberLookupDeps, organizationId: stri
     return { network: { country: stored.country, network: stored.network, source: stored.source }, charged: 0, cached: true };
   }
   if (!deps.lookup) throw new AppError('LOOKUP_FAILED', 'No number lookup vendor is configured on this platform (NUMBER_LOOKUP_VENDOR)');
+  // One lookup per number at a time and per TTL, whichever process or send path asks: the others go on without one, uncharged.
+  const claimedAt = clock.now();
+  if (!(await deps.numbers.claimLookup(e164, organizationId, claimedAt, new Date(claimedAt.getTime() + CLAIM_IN_FLIGHT_MS)))) return { network: null, charged: 0, cached: true };
   const reference = `lookup:${deps.ids.next()}`;
   const price = deps.pricePerLookup;
   if (price > 0) {
     const { entry } = await storage.transaction((tx) => tx.wallets.update(organizationId, (wallet) => (wallet.balance < price ? null : {
       amount: -price, kind: 'DEBIT', reference, description: `Number lookup ${maskNumber(e164)}`,
     }), clock.now()));
-    if (!entry) throw new AppError('INSUFFICIENT_BALANCE', 'The wallet does not cover a number lookup', { price });
+    if (!entry) {
+      await deps.numbers.releaseLookup(e164);
+      throw new AppError('INSUFFICIENT_BALANCE', 'The wallet does not cover a number lookup', { price });
+    }
   }
   try {
     const answer = await deps.lookup.lookup(e164, country);
     const network = answer.network && (!country || answer.network.country === country) ? answer.network : null;
     if (network) await deps.intelligence.learn(e164, network, 'lookup');
+    await deps.numbers.settleLookup(e164, new Date(clock.now().getTime() + (deps.ttlMs ?? DEFAULT_TTL_MS)));
     return { network: network ? { ...network, source: 'lookup' } : null, charged: price, cached: false };
   } catch (error) {
     if (price > 0) {
@@ -60,6 +73,7 @@ export async function lookUpNetwork(deps: NumberLookupDeps, organizationId: stri
         amount: price, kind: 'REFUND', reference, description: `Refund: number lookup ${maskNumber(e164)} failed`,
       }), clock.now()));
     }
+    await deps.numbers.releaseLookup(e164);
     throw error;
   }
 }

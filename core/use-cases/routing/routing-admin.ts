@@ -27,3 +27,17 @@ export function networkRouteView(r: NetworkRoute) {
     pinned: r.pinned, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
   };
 }
+
+/**
+ * A pin set, moved or lifted moves the network's traffic like a learned shift: stored as a shift
+ * ('pinned' to the new provider, or 'unpinned' from the old one), so it is shown with them and announced
+ * to the organizations it affects (routing.route_shifted, docs/routing.md).
+ */
+export async function recordPinShift(deps: Pick<RoutingAdminDeps, 'routeStats'>, route: Pick<NetworkRoute, 'channel' | 'country' | 'network' | 'pinned'>, previous: string | null, at: Date): Promise<void> {
+  const base = { country: route.country, network: route.network, channel: route.channel, slowShare: 0, deliveryRate: null, at };
+  if (route.pinned) {
+    await deps.routeStats.recordShift({ ...base, provider: route.pinned, direction: 'pinned', reason: `pinned by a platform administrator${previous ? ` (instead of ${previous})` : ''}` });
+  } else if (previous) {
+    await deps.routeStats.recordShift({ ...base, provider: previous, direction: 'unpinned', reason: 'pin lifted by a platform administrator' });
+  }
+}

@@ -6,7 +6,7 @@ import { ghsToPesewas } from '../../domain/money.ts';
 import { isKnownNetwork, networksOf } from '../../domain/mobile-network.ts';
 import { MAX_NETWORK_ROUTES } from '../../ports/network-route-repository.ts';
 import type { AdminActor } from '../admin/admin-actor.ts';
-import { networkRouteView, type RoutingAdminDeps } from './routing-admin.ts';
+import { networkRouteView, recordPinShift, type RoutingAdminDeps } from './routing-admin.ts';
 
 const providerName = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100));
 
@@ -56,6 +56,7 @@ export class SaveNetworkRoute {
       target: `network_route:${saved.id}`, details: { channel: saved.channel, country: saved.country, network: saved.network, providers: saved.providers, pricePerUnit: saved.pricePerUnit, pinned: saved.pinned },
       createdAt: now,
     });
+    if ((existing?.pinned ?? null) !== saved.pinned) await recordPinShift(this.#deps, saved, existing?.pinned ?? null, now);
     await this.#deps.onChanged?.();
     return networkRouteView(saved);
   }

@@ -33,6 +33,10 @@ const SAMPLES: Record<OutboundEventKind, Record<string, unknown>> = {
     messageId: 'test-message', templateId: null, url: 'https://example.com/offer', code: 'AbCdEf012345', clickedAt: '2026-01-01T00:00:00.000Z',
   },
   'message.opened': { messageId: 'test-message', templateId: null, openedAt: '2026-01-01T00:00:00.000Z' },
+  'routing.route_shifted': {
+    shiftId: 'test-shift', channel: 'SMS', country: 'GH', network: 'MTN', direction: 'away', from: 'provider-a', to: 'provider-b',
+    reason: 'slow share 40.0% >= 15.0%', figures: { slowShare: 0.4, deliveryRate: 0.97 }, at: '2026-01-01T00:00:00.000Z',
+  },
   'contact.push_token_removed': {
     contactId: 'test-contact', token: 'ExponentPushToken[test]', reason: 'UNREGISTERED', detail: 'Expo: DeviceNotRegistered', messageId: 'test-message',
     internalMessageId: 'test-message', provider: 'expo-push', removedAt: '2026-01-01T00:00:00.000Z',

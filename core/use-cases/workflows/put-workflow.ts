@@ -11,7 +11,8 @@ import { workflowView, type WorkflowView } from './workflow-view.ts';
  * PUT /events/{id}/workflow: the event's step list, stored as a new version (1, 2, ...). Runs already
  * started keep the version they started with; new triggers run the latest. A send step without channels
  * or template takes the event's channelPriority, fallback channels and template; every template a send
- * step names must be one of the organization's (VALIDATION_ERROR naming `steps`).
+ * step names must be one of the organization's, and a wait for a read follows a send that can use IN_APP
+ * (VALIDATION_ERROR naming `steps`).
  */
 export class PutWorkflow {
   readonly #deps: { storage: Storage; ids: IdGenerator; clock: Clock };
@@ -30,6 +31,14 @@ export class PutWorkflow {
         { fieldErrors: { steps: [`steps[${index}].templateId: ${reason}`] }, formErrors: [] });
       if (!step.templateId) throw invalid('is required (the event has no template)');
       if (!await storage.templates.findById(scope.organizationId, step.templateId)) throw invalid('template not found');
+    }
+    for (const [index, step] of steps.entries()) {
+      if (step.type !== 'wait' || step.for !== 'read') continue;
+      const send = steps.slice(0, index).reverse().find((s) => s.type === 'send');
+      if (send?.type === 'send' && !send.channels.includes('IN_APP') && !send.fallbackChannels.includes('IN_APP')) {
+        const reason = 'a wait for a read needs the send step before it to list IN_APP in channels or fallbackChannels (a read happens in the in-app inbox)';
+        throw new AppError('VALIDATION_ERROR', `steps[${index}].for: ${reason}`, { fieldErrors: { steps: [`steps[${index}].for: ${reason}`] }, formErrors: [] });
+      }
     }
     // The version number is taken under the unique (event, version) key: a concurrent PUT gets CONFLICT and may retry.
     const latest = await storage.workflows.latestVersion(scope.organizationId, event.id);

@@ -5,6 +5,7 @@ import type { RunPatch } from '../../ports/workflow-repository.ts';
 import { isFinalFailure, takeNextStep, type TriggerDeps } from '../events/trigger-steps.ts';
 import { publishOutboundEvent } from '../webhooks/publish-outbound-event.ts';
 import { digestStep } from './workflow-digest.ts';
+import { eventWaitStep } from './workflow-event-wait.ts';
 import { acceptSendStep } from './workflow-send.ts';
 import { branchStep, delayStep, finishStep, throttleStep, waitStep, type StepDecision, type StepEnv } from './workflow-step-kinds.ts';
 
@@ -89,7 +90,7 @@ export class RunWorkflowStep {
       case 'digest': return digestStep(env, step);
       case 'throttle': return throttleStep(env, step);
       case 'branch': return branchStep(env, step);
-      case 'wait': return waitStep(env, step);
+      case 'wait': return step.for === 'read' || step.for === 'reply' || step.for === 'click' ? eventWaitStep(env, { ...step, for: step.for }) : waitStep(env, step);
     }
   }
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CHANNELS, type Channel } from '../../domain/channel.ts';
-import { WORKFLOW_CONDITION_OPS, DEFAULT_WORKFLOW_RETRY, WORKFLOW_LIMITS, type WorkflowCondition, type StepTarget, type WorkflowStep } from '../../domain/workflow.ts';
+import { EVENT_WAITS, WAIT_FOR, WORKFLOW_CONDITION_OPS, DEFAULT_WORKFLOW_RETRY, WORKFLOW_LIMITS, type WorkflowCondition, type StepTarget, type WorkflowStep } from '../../domain/workflow.ts';
 import { channelSchema } from '../messaging/message-preparation.ts';
 import { slugSchema } from '../events/event-schemas.ts';
 
@@ -52,7 +52,7 @@ const branchStep = v.strictObject({
   then: v.optional(targetSchema, 'next'), else: v.optional(targetSchema, 'end'),
 });
 const waitStep = v.pipe(v.strictObject({
-  type: v.literal('wait'), for: v.picklist(['trigger', 'delivery'] as const, 'must be "trigger" or "delivery"'), event: v.optional(slugSchema),
+  type: v.literal('wait'), for: v.picklist(WAIT_FOR, `must be one of ${WAIT_FOR.map((w) => `"${w}"`).join(', ')}`), event: v.optional(slugSchema),
   timeoutSeconds: integer(1, WORKFLOW_LIMITS.waitSeconds), onEvent: v.optional(targetSchema, 'next'), onTimeout: v.optional(targetSchema, 'end'),
 }), v.check((s) => s.for !== 'trigger' || s.event !== undefined, 'a wait for a trigger needs event (the slug)'));
 
@@ -78,7 +78,9 @@ export const PutWorkflowInput = v.pipe(v.object({
     backoffSeconds: v.optional(integer(0, 3_600), DEFAULT_WORKFLOW_RETRY.backoffSeconds),
   }), () => ({ ...DEFAULT_WORKFLOW_RETRY })),
 }), v.check((input) => input.steps.every((step, index) => targetsOf(step).every((t) => typeof t === 'string' || (t.goTo > index && t.goTo <= input.steps.length))),
-  'a goTo must point to a later step (or steps.length to end): workflows never loop'));
+  'a goTo must point to a later step (or steps.length to end): workflows never loop'),
+v.check((input) => input.steps.every((step, index) => step.type !== 'wait' || !EVENT_WAITS.includes(step.for) || input.steps.slice(0, index).some((s) => s.type === 'send')),
+  'a wait for a read, a reply or a click needs a send step before it (it watches the latest send\'s message)'));
 
 export type PutWorkflowInputType = v.InferOutput<typeof PutWorkflowInput>;
 

@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_RULES } from '../../domain/notification-event.ts';
 import { digestLines, type WorkflowRun, type WorkflowStep } from '../../domain/workflow.ts';
 import type { Message } from '../../domain/message.ts';
 import type { Repositories } from '../../ports/storage.ts';
+import { linkTrackingOption } from '../links/link-tracking.ts';
 import { acceptMessagesIn } from '../messaging/accept-messages.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import { planChannels, prepareStep, reachOfAddress, reachOfContact, reachOfSubscriberOnly, triggerVariables, withSubscriber } from '../events/trigger-plan.ts';
@@ -29,7 +30,7 @@ export function runVariables(run: WorkflowRun, contact: Contact | null, itemVari
 /**
  * A workflow's send step, inside the step's transaction: the recipient's channels planned as an event
  * trigger's are (channel priority, reachable fallbacks), the first message accepted through the send
- * pipeline (`acceptMessagesIn`: screening, consent, send windows, pricing, wallet debit, delivery job) with
+ * pipeline (`acceptMessagesIn`: tracked links, screening, consent, send windows, pricing, wallet debit, delivery job) with
  * the idempotency key `workflow:<run>:<index>`, and recorded as an event trigger with its first step, so
  * later failures fall back exactly as an event's do (docs/events.md). The message is delivered by the worker.
  */
@@ -47,7 +48,9 @@ export async function acceptSendStep(tx: Repositories, deps: TriggerDeps, run: W
   const countryCode = contact && run.request.to === null ? contact.countryCode : run.request.countryCode;
   const basis = { plan, templateId: step.templateId, variables, countryCode, fallbackSubject: run.eventSlug };
   // Only `tx` inside the step's transaction: on the embedded PGlite (one connection) a read through deps.pricing would wait forever.
-  const prepared = { ...prepareStep(basis, template, 0, await tx.pricing.listActive(), optOutOption(deps, org)), sendAt: null };
+  // URLs become tracked links as in any send (docs/links.md), so a `wait` for a click has a link to watch.
+  const links = await linkTrackingOption(deps, org, tx.linkSettings);
+  const prepared = { ...prepareStep(basis, template, 0, await tx.pricing.listActive(), optOutOption(deps, org), links), sendAt: null };
   const key = `workflow:${run.id}:${index}`;
   const accepted = await acceptMessagesIn(tx, deps, runContext(run), [prepared],
     { async: true, idempotency: { key, requestHash: secrets.sha256(key) }, batchId: ids.next() });

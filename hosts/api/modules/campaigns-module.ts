@@ -15,15 +15,16 @@ import { API } from '../tokens.ts';
 /** Campaigns: create, estimate, send (the worker fans out), pause, resume, cancel. */
 export function bindCampaignsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
-    (storage, ids, clock, pricing, fraud, optOutLinks, ownAccounts, linkTracking) => campaignRoutes({
+    (storage, ids, clock, pricing, fraud, optOutLinks, ownAccounts, linkTracking, sendDeps) => campaignRoutes({
       createCampaign: new CreateCampaign({ storage, ids, clock }),
       listCampaigns: new ListCampaigns({ storage, clock }),
       getCampaign: new GetCampaign({ storage, clock }),
-      estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts, linkTracking }),
-      sendCampaign: new SendCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts }),
+      // The send deps' networks and lookups (undefined with NETWORK_ROUTING=off or no lookup vendor): priced and estimated as the fan-out will.
+      estimateCampaign: new EstimateCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts, linkTracking, networks: sendDeps.networks, lookups: sendDeps.lookups }),
+      sendCampaign: new SendCampaign({ storage, pricing, clock, fraud, optOutLinks, ownAccounts, networks: sendDeps.networks, lookups: sendDeps.lookups }),
       cancelCampaign: new CancelCampaign({ storage, clock }),
       pauseCampaign: new PauseCampaign({ storage, clock }),
       resumeCampaign: new ResumeCampaign({ storage, clock }),
     }),
-    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing, MESSAGING.linkTracking]).inSingletonScope();
+    [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.pricing, MESSAGING.fraudLimits, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing, MESSAGING.linkTracking, MESSAGING.sendDeps]).inSingletonScope();
 }

@@ -30,6 +30,6 @@ export function bindTemplatesModule(container: Container): void {
     }),
     [INFRA.storage, INFRA.ids, INFRA.clock, MESSAGING.runtime, MESSAGING.pricing]).inSingletonScope();
   container.bind(API.routes).toResolvedValue(
-    (storage, pricing, optOutLinks, ownAccounts, networks) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts, networks }) }),
-    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing, ROUTING.router]).inSingletonScope();
+    (storage, pricing, optOutLinks, ownAccounts, networks, lookups) => messagePreviewRoutes({ previewMessageCost: new PreviewMessageCost({ storage, pricing, optOutLinks, ownAccounts, networks, lookups }) }),
+    [INFRA.storage, MESSAGING.pricing, MESSAGING.optOutLinks, MESSAGING.ownAccountPricing, ROUTING.router, ROUTING.sendLookups]).inSingletonScope();
 }

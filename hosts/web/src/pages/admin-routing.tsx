@@ -4,6 +4,9 @@ import { useSession } from '../session.tsx';
 import { Badge, Empty, ErrorBanner, Loading, Notice, Page, Time, str, toApiError, useAsync } from '../ui.tsx';
 import type { ApiError } from '../api.ts';
 
+/** What a stored shift did to the network's traffic (learning, or an administrator's pin). */
+const SHIFT_LABELS: Record<string, string> = { away: 'shifted away', back: 'came back', pinned: 'pinned here', unpinned: 'pin lifted' };
+
 type Row = Record<string, unknown>;
 
 const pct = (x: unknown) => (typeof x === 'number' ? `${(x * 100).toFixed(1)}%` : '—');
@@ -91,7 +94,7 @@ export function AdminRoutingPage(): ReactNode {
           <thead><tr><th scope="col">When</th><th scope="col">Provider</th><th scope="col">Network</th><th scope="col">Traffic</th><th scope="col">Why</th></tr></thead>
           <tbody>{shifts.map((s, i) => (
             <tr key={`${str(s['at'])}-${i}`}><td><Time value={s['at']} /></td><td>{str(s['provider'])}</td><td>{str(s['country'])} {str(s['network'])}</td>
-              <td>{s['direction'] === 'away' ? 'shifted away' : 'came back'}</td><td>{str(s['reason'])}</td></tr>
+              <td>{SHIFT_LABELS[str(s['direction'])] ?? str(s['direction'])}</td><td>{str(s['reason'])}</td></tr>
           ))}</tbody>
         </table></div>
       )}

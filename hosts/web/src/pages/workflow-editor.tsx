@@ -10,6 +10,10 @@ interface Draft {
   limit: string; path: string; op: string; value: string; elseEnd: boolean; waitFor: string; event: string; timeoutSeconds: string;
 }
 const TYPES = ['send', 'delay', 'digest', 'throttle', 'branch', 'wait'] as const;
+/** The waits besides a later trigger (docs/workflows.md): read, reply and click watch the latest send step's message. */
+const WAIT_LABELS: Record<string, string> = {
+  delivery: 'the delivery report', read: 'a read in the in-app inbox', reply: 'a reply from the recipient', click: 'a click on a tracked link',
+};
 const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains'];
 const blank = (type: Draft['type'] = 'send'): Draft => ({
   type, channels: '', templateId: '', seconds: '3600', windowSeconds: '3600', itemVariable: '', lookBack: true, limit: '1', path: 'payload.', op: 'eq', value: '',
@@ -50,7 +54,8 @@ function describeStep(d: Draft, templates: Array<{ id: string; name: string }>):
     case 'digest': return `Collect triggers for ${d.windowSeconds} s into one message${d.lookBack ? ' (the first goes at once)' : ''}`;
     case 'throttle': return `At most ${d.limit} per recipient every ${d.windowSeconds} s; the rest stop here`;
     case 'branch': return `Go on only if ${d.path} ${d.op} ${d.op === 'exists' ? '' : `"${d.value}"`}`.trim() + (d.elseEnd ? '; otherwise stop' : '; otherwise go on too');
-    case 'wait': return d.waitFor === 'trigger' ? `Wait up to ${d.timeoutSeconds} s for ${d.event || '?'}: if it comes, stop; otherwise go on` : `Wait up to ${d.timeoutSeconds} s for the delivery report: delivered stops, otherwise go on`;
+    case 'wait': return d.waitFor === 'trigger' ? `Wait up to ${d.timeoutSeconds} s for ${d.event || '?'}: if it comes, stop; otherwise go on`
+      : `Wait up to ${d.timeoutSeconds} s for ${WAIT_LABELS[d.waitFor] ?? d.waitFor}: if it comes, stop; otherwise go on`;
   }
 }
 
@@ -65,6 +70,7 @@ function problems(steps: Draft[]): string[] {
     if ((d.type === 'digest' || d.type === 'throttle') && !n(d.windowSeconds)) out.push(`Step ${i + 1}: the window needs a whole number of seconds.`);
     if (d.type === 'branch' && !/^(payload|contact|steps)\.\S+/.test(d.path)) out.push(`Step ${i + 1}: the condition path starts with payload., contact. or steps.`);
     if (d.type === 'wait' && d.waitFor === 'trigger' && !d.event) out.push(`Step ${i + 1}: name the event to wait for.`);
+    if (d.type === 'wait' && ['read', 'reply', 'click'].includes(d.waitFor) && !steps.slice(0, i).some((s) => s.type === 'send')) out.push(`Step ${i + 1}: a wait for a ${d.waitFor} needs a send step before it.`);
   });
   return out;
 }
@@ -118,7 +124,7 @@ export function WorkflowPanel({ eventId, templates }: { eventId: string; templat
               <label>Value <input value={d.value} onChange={(e) => change(i, { value: e.target.value })} /></label>
             </>}
             {d.type === 'wait' && <>
-              <label>Wait for <select value={d.waitFor} onChange={(e) => change(i, { waitFor: e.target.value })}><option value="trigger">a later trigger</option><option value="delivery">the delivery report</option></select></label>
+              <label>Wait for <select value={d.waitFor} onChange={(e) => change(i, { waitFor: e.target.value })}><option value="trigger">a later trigger</option>{Object.entries(WAIT_LABELS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}</select></label>
               {d.waitFor === 'trigger' && <label>Event slug <input value={d.event} onChange={(e) => change(i, { event: e.target.value })} /></label>}
               <label>Timeout (s) <input value={d.timeoutSeconds} inputMode="numeric" onChange={(e) => change(i, { timeoutSeconds: e.target.value })} /></label>
             </>}
