@@ -424,6 +424,9 @@ export * from './use-cases/workflows/get-workflow-run.ts';
 export * from './use-cases/workflows/list-workflow-runs.ts';
 export * from './use-cases/workflows/start-workflow-run.ts';
 export * from './use-cases/workflows/run-workflow-step.ts';
+export * from './use-cases/workflows/list-failed-workflow-runs.ts';
+export * from './use-cases/workflows/get-workflow-failure-alert.ts';
+export * from './use-cases/workflows/acknowledge-workflow-failures.ts';
 // Tracked links (issue 33; docs/links.md).
 export * from './domain/tracked-links.ts';
 export * from './domain/link-settings.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import { ACTIVE_RUN_STATUSES, type RunStatus, type WorkflowRun, type WorkflowStepRun, type WorkflowVersion } from '../../core/domain/workflow.ts';
-import type { DigestBucket, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import type { DigestBucket, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
@@ -135,5 +135,31 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     if (count >= limit) return false;
     this.#state.throttles.set(k, count + 1);
     return true;
+  }
+
+  async listFailedRuns(organizationId: string, since: Date, before: { at: Date; id: string } | null, limit: number): Promise<WorkflowRun[]> {
+    const latestFirst = (a: WorkflowRun, b: WorkflowRun) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    const isBefore = (r: WorkflowRun) => !before || r.updatedAt < before.at || (r.updatedAt.getTime() === before.at.getTime() && r.id < before.id);
+    return [...this.#state.workflowRuns.values()]
+      .filter((r) => r.organizationId === organizationId && r.status === 'FAILED' && r.updatedAt >= since && isBefore(r))
+      .sort(latestFirst).slice(0, Math.min(limit, 100)).map(copy);
+  }
+
+  async countFailedRuns(organizationId: string, after: Date, cap: number): Promise<number> {
+    let n = 0;
+    for (const r of this.#state.workflowRuns.values()) if (r.organizationId === organizationId && r.status === 'FAILED' && r.updatedAt > after && n < cap) n++;
+    return n;
+  }
+
+  async findFailureAcknowledgement(organizationId: string): Promise<FailureAcknowledgement | null> {
+    const ack = this.#state.workflowFailureAcks.get(organizationId);
+    return ack ? copy(ack) : null;
+  }
+
+  async acknowledgeFailures(ack: FailureAcknowledgement): Promise<FailureAcknowledgement> {
+    const stored = this.#state.workflowFailureAcks.get(ack.organizationId);
+    const next = stored && stored.through > ack.through ? { ...ack, through: stored.through } : ack;
+    this.#state.workflowFailureAcks.set(ack.organizationId, copy(next));
+    return copy(next);
   }
 }

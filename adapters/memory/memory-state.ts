@@ -35,7 +35,7 @@ import type { Conversation, InboundMessage, InboundNumber } from '../../core/dom
 import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
 import type { InboxItem, InboxSettings } from '../../core/domain/inbox.ts';
 import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
-import type { DigestBucket } from '../../core/ports/workflow-repository.ts';
+import type { DigestBucket, FailureAcknowledgement } from '../../core/ports/workflow-repository.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -124,6 +124,8 @@ export class MemoryState {
   digestItems: Array<{ bucketId: string; runId: string; variables: Record<string, string>; at: Date }> = [];
   /** Key: `${organizationId} ${key} ${windowStart}`. */
   throttles = new Map<string, number>();
+  /** Key: organization id. */
+  workflowFailureAcks = new Map<string, FailureAcknowledgement>();
   trackedLinks = new Map<string, TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>();
   linkSettings = new Map<string, LinkSettings>();
 

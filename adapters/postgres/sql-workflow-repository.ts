@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { AppError } from '../../core/errors.ts';
 import type { RunStatus, StepRunStatus, StepType, WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
-import type { DigestBucket, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import type { DigestBucket, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
 import { isUniqueViolation } from './db-errors.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
@@ -213,4 +213,35 @@ export class SqlWorkflowRepository implements WorkflowRepository {
       where workflow_throttles.taken < $4 returning taken`, [organizationId, key, windowStart, limit], { prepare: true });
     return rows.length === 1;
   }
+
+  async listFailedRuns(organizationId: string, since: Date, before: { at: Date; id: string } | null, limit: number): Promise<WorkflowRun[]> {
+    const params: unknown[] = [organizationId, since, Math.min(limit, 100)];
+    let keyset = '';
+    if (before) { params.push(before.at, before.id); keyset = 'and (updated_at, id) < ($4, $5)'; }
+    const rows = await sqlRows<Row>(this.#em, `select * from workflow_runs where organization_id = $1 and status = 'FAILED' and updated_at >= $2 ${keyset}
+      order by updated_at desc, id desc limit $3`, params);
+    return rows.map(toRun);
+  }
+
+  async countFailedRuns(organizationId: string, after: Date, cap: number): Promise<number> {
+    const rows = await sqlRows<{ n: string }>(this.#em, `select count(*) as n from (select 1 from workflow_runs
+      where organization_id = $1 and status = 'FAILED' and updated_at > $2 limit $3) failed`, [organizationId, after, cap]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async findFailureAcknowledgement(organizationId: string): Promise<FailureAcknowledgement | null> {
+    const rows = await sqlRows<Row>(this.#em, 'select * from workflow_failure_acknowledgements where organization_id = $1', [organizationId]);
+    return rows[0] ? toAck(rows[0]) : null;
+  }
+
+  async acknowledgeFailures(ack: FailureAcknowledgement): Promise<FailureAcknowledgement> {
+    const rows = await sqlRows<Row>(this.#em, `insert into workflow_failure_acknowledgements (organization_id, acknowledged_through, acknowledged_by, acknowledged_at)
+      values ($1, $2, $3, $4) on conflict (organization_id) do update set acknowledged_through = greatest(workflow_failure_acknowledgements.acknowledged_through, excluded.acknowledged_through),
+      acknowledged_by = excluded.acknowledged_by, acknowledged_at = excluded.acknowledged_at returning *`, [ack.organizationId, ack.through, ack.userId, ack.at]);
+    return toAck(rows[0]!);
+  }
+}
+
+function toAck(r: Row): FailureAcknowledgement {
+  return { organizationId: r['organization_id'] as string, through: toDate(r['acknowledged_through'] as Date)!, userId: r['acknowledged_by'] as string | null, at: toDate(r['acknowledged_at'] as Date)! };
 }

@@ -22,6 +22,7 @@ export const ORG_AUDIT_ACTIONS = [
   'suppression.added', 'suppression.removed',
   'keyword.created', 'keyword.deleted',
   'event.created', 'event.updated', 'event.deactivated',
+  'workflow.failures_acknowledged',
   'segment.created',
   'campaign.created', 'campaign.sent', 'campaign.cancelled', 'campaign.paused', 'campaign.resumed',
   'billing.top_up_started', 'billing.payment_verified',

@@ -15,6 +15,14 @@ export interface DigestBucket {
   createdAt: Date;
 }
 
+/** An organization's acknowledgement of its failed-run alert: failures up to `through` are no longer alerted. */
+export interface FailureAcknowledgement {
+  organizationId: string;
+  through: Date;
+  userId: string | null;
+  at: Date;
+}
+
 /**
  * Workflow versions, runs, step runs, digest buckets and throttle windows. Tenant-scoped: every method
  * takes the organization first, except `lockRun`/`findRunForWorker` which the worker calls with a run id
@@ -78,6 +86,17 @@ export interface WorkflowRepository {
 
   /** One more in the (key, window) counter when below `limit`; false when the window is full. */
   takeThrottle(organizationId: string, key: string, windowStart: Date, limit: number): Promise<boolean>;
+
+  /**
+   * FAILED runs that failed (their `updatedAt`) at or after `since`, the latest failure first (then id descending),
+   * after the keyset `before` when given; at most `limit` (capped at 100).
+   */
+  listFailedRuns(organizationId: string, since: Date, before: { at: Date; id: string } | null, limit: number): Promise<WorkflowRun[]>;
+  /** How many runs failed after `after` (strictly), counting at most `cap`. */
+  countFailedRuns(organizationId: string, after: Date, cap: number): Promise<number>;
+  findFailureAcknowledgement(organizationId: string): Promise<FailureAcknowledgement | null>;
+  /** Stores the acknowledgement; `through` never moves back (the later of the stored and the new one is kept). Answers the stored one. */
+  acknowledgeFailures(ack: FailureAcknowledgement): Promise<FailureAcknowledgement>;
 }
 
 export type { RunStatus };

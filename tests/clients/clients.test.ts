@@ -101,6 +101,13 @@ describe('client libraries against the real API (embedded default)', function ()
       expect((await nkra.getMessage(trigger.deliveryLogs[0]!.id)).body).to.equal('Hi Kofi, order A-1 shipped');
     });
 
+    it('lists failed workflow runs (GET /workflow-runs?status=FAILED): a page with its bound, none here', async () => {
+      const page = await nkra.listFailedWorkflowRuns({ since: '2026-01-01T00:00:00Z', limit: 5 });
+      expect(page).to.deep.equal({ items: [], since: '2026-01-01T00:00:00.000Z', limit: 5, nextCursor: null });
+      const error = await nkra.listFailedWorkflowRuns({ since: 'yesterday' }).catch((e: unknown) => e);
+      expect(error).to.include({ code: 'VALIDATION_ERROR', status: 400 });
+    });
+
     it('schedules a send with sendAt (SCHEDULED, scheduledAt) and carries its category', async () => {
       const sendAt = new Date(Date.now() + 3_600_000).toISOString();
       const log = await nkra.send({ channel: 'SMS', to: phone(9), body: 'Your appointment is tomorrow', category: 'REMINDER', sendAt });

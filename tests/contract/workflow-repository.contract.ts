@@ -149,5 +149,36 @@ export function describeWorkflowRepositoryContract(name: string, makeStorage: ()
       expect(takes.filter(Boolean)).to.have.length(4);
       expect(await storage.workflows.takeThrottle(a.id, key, at(60), 4)).to.equal(true);
     });
+
+    it('lists failed runs latest failure first from a time, pages by keyset, counts them with a cap, scoped to the organization', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const error = { code: 'INSUFFICIENT_BALANCE', message: 'The wallet cannot cover it' };
+      const failed = [at(100), at(200), at(200), at(300)].map((when) => aRun(event, { status: 'FAILED', error, updatedAt: when }));
+      for (const run of [...failed, aRun(event, { status: 'COMPLETED', updatedAt: at(250) }), aRun(event, { status: 'FAILED', updatedAt: at(50) })]) await storage.workflows.insertRun(run);
+      const ids = (runs: Array<{ id: string }>) => runs.map((r) => r.id);
+      const byFailure = [failed[3]!, ...[failed[1]!, failed[2]!].sort((x, y) => (x.id < y.id ? 1 : -1)), failed[0]!];
+      expect(ids(await storage.workflows.listFailedRuns(a.id, at(100), null, 10))).to.deep.equal(ids(byFailure));
+      const page1 = await storage.workflows.listFailedRuns(a.id, at(100), null, 2);
+      const last = page1.at(-1)!;
+      expect(ids(page1)).to.deep.equal(ids(byFailure.slice(0, 2)));
+      expect(ids(await storage.workflows.listFailedRuns(a.id, at(100), { at: last.updatedAt, id: last.id }, 2))).to.deep.equal(ids(byFailure.slice(2)));
+      expect((await storage.workflows.listFailedRuns(a.id, at(100), null, 1))[0]?.error).to.deep.equal(error);
+      expect(await storage.workflows.listFailedRuns(b.id, at(0), null, 10)).to.deep.equal([]);
+      expect(await storage.workflows.countFailedRuns(a.id, at(100), 100)).to.equal(3);
+      expect(await storage.workflows.countFailedRuns(a.id, at(0), 2)).to.equal(2);
+      expect(await storage.workflows.countFailedRuns(b.id, at(0), 100)).to.equal(0);
+    });
+
+    it('keeps one failure acknowledgement per organization whose time never moves back', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      expect(await storage.workflows.findFailureAcknowledgement(a.id)).to.equal(null);
+      const first = { organizationId: a.id, through: at(300), userId: 'user-1', at: at(301) };
+      expect(await storage.workflows.acknowledgeFailures(first)).to.deep.equal(first);
+      const older = await storage.workflows.acknowledgeFailures({ organizationId: a.id, through: at(100), userId: 'user-2', at: at(400) });
+      expect(older).to.deep.equal({ organizationId: a.id, through: at(300), userId: 'user-2', at: at(400) });
+      expect(await storage.workflows.findFailureAcknowledgement(a.id)).to.deep.equal(older);
+      expect(await storage.workflows.findFailureAcknowledgement(b.id)).to.equal(null);
+    });
   });
 }

@@ -30,11 +30,11 @@ describe('HTTP: workflows', function () {
     return res.body.data as { id: string; slug: string };
   }
 
-  async function settled(runId: string, until: (run: { status: string }) => boolean) {
-    let run = (await app.api.get(`/workflow-runs/${runId}`, tenant.auth)).body.data;
+  async function settled(runId: string, until: (run: { status: string }) => boolean, auth = tenant.auth) {
+    let run = (await app.api.get(`/workflow-runs/${runId}`, auth)).body.data;
     for (let i = 0; i < 150 && !until(run); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      run = (await app.api.get(`/workflow-runs/${runId}`, tenant.auth)).body.data;
+      run = (await app.api.get(`/workflow-runs/${runId}`, auth)).body.data;
     }
     return run;
   }
@@ -107,5 +107,61 @@ describe('HTTP: workflows', function () {
     expect(payment.body.data.cancelled).to.deep.equal([started.body.data.id]);
     expect((await app.api.get(`/workflow-runs/${started.body.data.id}`, tenant.auth)).body.data).to.include({ status: 'CANCELLED' });
     await settled(payment.body.data.id, (r) => r.status === 'COMPLETED');
+  });
+
+  it('lists runs that gave up with their failed step and error, alerts them until a member acknowledges them (per organization, audited)', async () => {
+    const broke = await registerTenant(app.api, 'workflows-broke');
+    const storage = app.container.get(INFRA.storage);
+    await storage.wallets.update(broke.organizationId, (w) => ({ amount: -w.balance, kind: 'ADJUSTMENT', reference: `drain-${randomUUID()}`, description: 'test: empty wallet' }), new Date());
+    const template = (await app.api.post('/templates', { name: 'Due', channel: 'SMS', body: 'Invoice {{n}} due' }, broke.auth)).body.data;
+    const e = (await app.api.post('/events', { name: 'Invoice due', slug: 'wf.due', templateId: template.id }, broke.auth)).body.data;
+    expect((await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'send' }], retry: { attempts: 1, backoffSeconds: 0 } }, broke.auth)).status).to.equal(200);
+    const quiet = await app.api.get('/workflow-runs/failure-alert', broke.auth);
+    expect(quiet.status, quiet.text).to.equal(200);
+    expect(quiet.body.data).to.include({ windowHours: 24, failedRuns: 0, capped: false, latestFailedAt: null, acknowledged: null });
+    const runIds: string[] = [];
+    for (const n of ['1', '2', '3']) {
+      const started = await app.api.post('/events/trigger', { event: 'wf.due', to: `+23324111100${n}`, correlationKey: `INV-${n}`, variables: { n } }, broke.auth);
+      expect(started.status, started.text).to.equal(201);
+      runIds.push(started.body.data.id);
+    }
+    for (const id of runIds) expect((await settled(id, (r) => r.status === 'FAILED', broke.auth)).status).to.equal('FAILED');
+
+    const alert = (await app.api.get('/workflow-runs/failure-alert', broke.auth)).body.data;
+    expect(alert).to.include({ failedRuns: 3, capped: false, acknowledged: null });
+    const list = await app.api.get('/workflow-runs?status=FAILED&limit=2', broke.auth);
+    expect(list.status, list.text).to.equal(200);
+    expect(list.body.data.items).to.have.length(2);
+    expect(list.body.data.items[0]).to.include({ event: 'wf.due', version: 1, failedStep: 0, failedStepType: 'send', attempts: 1, failedAt: alert.latestFailedAt });
+    expect(list.body.data.items[0].error.code).to.equal('INSUFFICIENT_BALANCE');
+    const rest = await app.api.get(`/workflow-runs?status=FAILED&limit=2&cursor=${list.body.data.nextCursor}`, broke.auth);
+    expect([...list.body.data.items, ...rest.body.data.items].map((r: { id: string }) => r.id).sort()).to.deep.equal([...runIds].sort());
+    expect(rest.body.data.nextCursor).to.equal(null);
+    const withKey = await app.api.get('/workflow-runs?status=FAILED', { apiKey: liveKey });
+    expect(withKey.status).to.equal(200);
+    expect(withKey.body.data.items).to.deep.equal([]); // another organization's key sees none of them
+    expect((await app.api.get('/workflow-runs?status=FAILED', tenant.auth)).body.data.items).to.deep.equal([]);
+    expect((await app.api.get(`/workflow-runs?status=FAILED&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, broke.auth)).body.data.items).to.deep.equal([]);
+    for (const bad of ['', '?status=RUNNING', '?status=FAILED&since=yesterday', '?status=FAILED&limit=101', '?status=FAILED&cursor=nope']) {
+      const res = await app.api.get(`/workflow-runs${bad}`, broke.auth);
+      expect(res.status, bad).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    }
+
+    const acknowledged = await app.api.post('/workflow-runs/failure-alert/acknowledge', { through: alert.latestFailedAt }, broke.auth);
+    expect(acknowledged.status, acknowledged.text).to.equal(200);
+    expect(acknowledged.body.data).to.include({ failedRuns: 0, since: alert.latestFailedAt, latestFailedAt: null });
+    expect(acknowledged.body.data.acknowledged).to.include({ through: alert.latestFailedAt, userId: broke.userId });
+    expect((await app.api.get('/workflow-runs/failure-alert', broke.auth)).body.data.failedRuns).to.equal(0);
+    expect((await app.api.get('/workflow-runs?status=FAILED', broke.auth)).body.data.items).to.have.length(3); // the list keeps them
+    expect((await app.api.post('/workflow-runs/failure-alert/acknowledge', { through: 'now' }, broke.auth)).status).to.equal(400);
+    const audit = await app.api.get('/audit-log?action=workflow.failures_acknowledged', broke.auth);
+    expect(audit.body.data.items.map((i: { action: string; target: { type: string } }) => [i.action, i.target.type])).to.deep.equal([['workflow.failures_acknowledged', 'workflow_failure_alert']]);
+
+    const next = await app.api.post('/events/trigger', { event: 'wf.due', to: '+233241111004', variables: { n: '4' } }, broke.auth);
+    await settled(next.body.data.id, (r) => r.status === 'FAILED', broke.auth);
+    expect((await app.api.get('/workflow-runs/failure-alert', broke.auth)).body.data).to.include({ failedRuns: 1 }); // a later failure alerts again
+    expect((await app.api.get('/workflow-runs/failure-alert', tenant.auth)).body.data.failedRuns).to.equal(0);
+    expect((await app.api.get('/workflow-runs/failure-alert', { apiKey: liveKey })).status).to.equal(401);
   });
 });

@@ -4,7 +4,7 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage
 from .verify import AsyncVerify
 
 
@@ -36,6 +36,9 @@ class AsyncNkraClient:
 
     async def get_workflow_run(self, run_id: str, **options: Any) -> WorkflowRun:
         return await asyncio.to_thread(self._client.get_workflow_run, run_id, **options)
+
+    async def list_failed_workflow_runs(self, **options: Any) -> FailedWorkflowRunPage:
+        return await asyncio.to_thread(self._client.list_failed_workflow_runs, **options)
 
     async def get_message(self, message_id: str, **options: Any) -> MessageDetail:
         return await asyncio.to_thread(self._client.get_message, message_id, **options)

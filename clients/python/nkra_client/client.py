@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage
 from .verify import Verify
 
 API_VERSION = "1.0.0"
@@ -116,6 +116,12 @@ class NkraClient:
     def get_workflow_run(self, run_id: str, *, timeout: Optional[float] = None) -> WorkflowRun:
         """GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost)."""
         return cast(WorkflowRun, self._request("GET", f"/workflow-runs/{urllib.parse.quote(run_id, safe='')}", None, timeout))
+
+    def list_failed_workflow_runs(self, *, since: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None,
+                                  timeout: Optional[float] = None) -> FailedWorkflowRunPage:
+        """GET /workflow-runs?status=FAILED: runs that gave up, the latest failure first (since: default 24 hours ago; cursor: the previous nextCursor)."""
+        query = urllib.parse.urlencode(_compact({"status": "FAILED", "since": since, "limit": limit, "cursor": cursor}))
+        return cast(FailedWorkflowRunPage, self._request("GET", f"/workflow-runs?{query}", None, timeout))
 
     def get_message(self, message_id: str, *, timeout: Optional[float] = None) -> MessageDetail:
         """GET /messages/{id}: one delivery log with its provider attempts and status history."""

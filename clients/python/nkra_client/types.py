@@ -128,6 +128,29 @@ class WorkflowRun(TypedDict, total=False):
     updatedAt: str
 
 
+class FailedWorkflowRun(TypedDict, total=False):
+    """A run that gave up, as GET /workflow-runs?status=FAILED lists it (docs/workflows.md, "Failed runs")."""
+    id: str
+    eventId: str
+    event: str
+    version: int
+    correlationKey: Optional[str]
+    failedStep: int
+    failedStepType: Optional[str]
+    error: Optional[Dict[str, str]]
+    attempts: int
+    failedAt: str
+    createdAt: str
+
+
+class FailedWorkflowRunPage(TypedDict):
+    """A page of failed runs, the latest failure first; nextCursor (None on the last page) fetches the next, older one."""
+    items: List[FailedWorkflowRun]
+    since: str
+    limit: int
+    nextCursor: Optional[str]
+
+
 class VerificationSend(TypedDict):
     channel: str
     messageId: str

@@ -77,6 +77,13 @@ class AgainstTheApi(unittest.TestCase):
         self.assertEqual((trigger["status"], trigger["channel"]), ("DELIVERED", "SMS"))
         self.assertEqual(self.client.get_message(trigger["deliveryLogs"][0]["id"])["body"], "Hi Kofi, order P-1 shipped")
 
+    def test_list_failed_workflow_runs(self) -> None:
+        page = self.client.list_failed_workflow_runs(since="2026-01-01T00:00:00Z", limit=5)
+        self.assertEqual(page, {"items": [], "since": "2026-01-01T00:00:00.000Z", "limit": 5, "nextCursor": None})
+        with self.assertRaises(NkraError) as caught:
+            self.client.list_failed_workflow_runs(since="yesterday")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("VALIDATION_ERROR", 400))
+
     def test_schedule_with_send_at_and_category(self) -> None:
         import datetime
         send_at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")

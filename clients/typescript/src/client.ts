@@ -1,7 +1,7 @@
 import { NkraError } from './errors.js';
 import { newIdempotencyKey } from './random.js';
 import type {
-  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck, WorkflowRun,
+  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage,
 } from './types.js';
 
 /** The API version this client was written for (paths carry no version prefix). */
@@ -99,6 +99,18 @@ export class NkraClient {
   /** GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost). */
   async getWorkflowRun(id: string, options: RequestOptions = {}): Promise<WorkflowRun> {
     return this.#request<WorkflowRun>('GET', `/workflow-runs/${encodeURIComponent(id)}`, undefined, options);
+  }
+
+  /**
+   * GET /workflow-runs?status=FAILED: runs that gave up, the latest failure first, with the failed step and its error.
+   * `since` (default 24 hours ago), `limit` 1-100 (default 20), `cursor`: the previous page's nextCursor.
+   */
+  async listFailedWorkflowRuns(query: { since?: string; limit?: number; cursor?: string } = {}, options: RequestOptions = {}): Promise<FailedWorkflowRunPage> {
+    const params = new URLSearchParams({ status: 'FAILED' });
+    if (query.since) params.set('since', query.since);
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    if (query.cursor) params.set('cursor', query.cursor);
+    return this.#request<FailedWorkflowRunPage>('GET', `/workflow-runs?${params.toString()}`, undefined, options);
   }
 
   /**

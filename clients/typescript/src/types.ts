@@ -157,6 +157,25 @@ export interface WorkflowRun {
   updatedAt: string;
 }
 
+/** A run that gave up, as GET /workflow-runs?status=FAILED lists it (docs/workflows.md, "Failed runs"). */
+export interface FailedWorkflowRun {
+  id: string;
+  eventId: string;
+  event: string;
+  version: number;
+  correlationKey: string | null;
+  /** The index and type of the step that failed. */
+  failedStep: number;
+  failedStepType: string | null;
+  error: { code: string; message: string } | null;
+  attempts: number;
+  failedAt: string;
+  createdAt: string;
+}
+
+/** A page of failed runs, the latest failure first; `nextCursor` (null on the last page) fetches the next, older one. */
+export interface FailedWorkflowRunPage { items: FailedWorkflowRun[]; since: string; limit: number; nextCursor: string | null }
+
 export type TriggerStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';
 
 /** The answer of POST /events/trigger: the trigger, its channel plan, steps and every delivery log. */

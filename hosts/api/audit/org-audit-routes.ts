@@ -72,6 +72,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, RouteAudit>> = {
   'POST /events': { action: 'event.created', targetType: 'event' },
   'PATCH /events/:id': { action: 'event.updated', targetType: 'event', before: { route: 'GET /events/:id' } },
   'PUT /events/:id/workflow': { action: 'event.updated', targetType: 'event_workflow', before: { route: 'GET /events/:id/workflow' } },
+  'POST /workflow-runs/failure-alert/acknowledge': { action: 'workflow.failures_acknowledged', targetType: 'workflow_failure_alert', targetId: null, after: (data) => ({ acknowledged: data['acknowledged'] ?? null }) },
   'POST /events/:id/deactivate': { action: 'event.deactivated', targetType: 'event', before: { route: 'GET /events/:id' } },
   'POST /segments': { action: 'segment.created', targetType: 'segment' },
   'POST /campaigns': { action: 'campaign.created', targetType: 'campaign' },

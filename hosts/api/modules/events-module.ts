@@ -9,6 +9,9 @@ import { UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
 import { GetWorkflow } from '../../../core/use-cases/workflows/get-workflow.ts';
 import { GetWorkflowRun } from '../../../core/use-cases/workflows/get-workflow-run.ts';
 import { ListWorkflowRuns } from '../../../core/use-cases/workflows/list-workflow-runs.ts';
+import { ListFailedWorkflowRuns } from '../../../core/use-cases/workflows/list-failed-workflow-runs.ts';
+import { GetWorkflowFailureAlert } from '../../../core/use-cases/workflows/get-workflow-failure-alert.ts';
+import { AcknowledgeWorkflowFailures } from '../../../core/use-cases/workflows/acknowledge-workflow-failures.ts';
 import { PutWorkflow } from '../../../core/use-cases/workflows/put-workflow.ts';
 import { StartWorkflowRun } from '../../../core/use-cases/workflows/start-workflow-run.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
@@ -38,6 +41,8 @@ export function bindEventsModule(container: Container): void {
     ({ storage, ids, clock }) => workflowRoutes({
       putWorkflow: new PutWorkflow({ storage, ids, clock }), getWorkflow: new GetWorkflow({ storage }),
       getWorkflowRun: new GetWorkflowRun({ storage }), listWorkflowRuns: new ListWorkflowRuns({ storage }),
+      listFailedWorkflowRuns: new ListFailedWorkflowRuns({ storage, clock }), getWorkflowFailureAlert: new GetWorkflowFailureAlert({ storage, clock }),
+      acknowledgeWorkflowFailures: new AcknowledgeWorkflowFailures({ storage, clock }),
     }),
     [MESSAGING.sendDeps]).inSingletonScope();
 }

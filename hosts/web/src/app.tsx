@@ -11,6 +11,7 @@ import { AuditLogPage } from './pages/audit-log.tsx';
 import { ScheduledPage } from './pages/scheduled.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
 import { EventsPage } from './pages/events.tsx';
+import { FailedWorkflowRunsPage } from './pages/failed-workflow-runs.tsx';
 import { ContactsPage } from './pages/contacts.tsx';
 import { SegmentsPage } from './pages/segments.tsx';
 import { CampaignsPage } from './pages/campaigns.tsx';
@@ -62,7 +63,7 @@ const ADMIN_NAV: NavItem[] = [
 const PAGES: Array<[string, (p: Record<string, string>) => ReactNode]> = [
   ['/app', () => <OverviewPage />], ['/app/onboarding', () => <OnboardingPage />], ['/app/send', () => <SendPage />],
   ['/app/logs', () => <LogsPage />], ['/app/logs/:id', (p) => <LogDetailPage id={p['id']!} />], ['/app/scheduled', () => <ScheduledPage />],
-  ['/app/templates', () => <TemplatesPage />], ['/app/events', () => <EventsPage />], ['/app/contacts', () => <ContactsPage />],
+  ['/app/templates', () => <TemplatesPage />], ['/app/events', () => <EventsPage />], ['/app/workflow-runs/failed', () => <FailedWorkflowRunsPage />], ['/app/contacts', () => <ContactsPage />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />],
   ['/app/conversations', () => <ConversationsPage />], ['/app/conversations/:id', (p) => <ConversationPage id={p['id']!} />],
   ['/app/segments', () => <SegmentsPage />], ['/app/campaigns', () => <CampaignsPage />], ['/app/api-keys', () => <ApiKeysPage />], ['/app/sending', () => <SendingPage />], ['/app/verify', () => <VerifyPage />], ['/app/inbox', () => <InboxPage />],

@@ -12,7 +12,7 @@ export const AUDIT_ACTIONS = [
   'sender_id.requested', 'sender_id.deleted', 'webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.tested', 'webhook.secret_rotated',
   'webhook.delivery_replayed', 'message.sent_from_dashboard', 'message.cancelled_from_dashboard', 'verify.settings_updated', 'export.created',
   'consent.changed', 'contact.created', 'contact.updated', 'contact.deleted', 'contact.opted_out', 'contact.import_started',
-  'suppression.added', 'suppression.removed', 'keyword.created', 'keyword.deleted', 'event.created', 'event.updated', 'event.deactivated',
+  'suppression.added', 'suppression.removed', 'keyword.created', 'keyword.deleted', 'event.created', 'event.updated', 'event.deactivated', 'workflow.failures_acknowledged',
   'segment.created', 'campaign.created', 'campaign.sent', 'campaign.cancelled', 'campaign.paused', 'campaign.resumed',
   'billing.top_up_started', 'billing.payment_verified', 'inbox.secret_rotated', 'inbox.subscriber_hash_created', 'conversation.replied',
   'impersonation.started', 'impersonation.ended', 'two_factor.enabled', 'two_factor.disabled', 'two_factor.recovery_codes_regenerated',

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { WorkflowPanel } from './workflow-editor.tsx';
+import { WorkflowFailureBanner } from '../workflow-failure-banner.tsx';
 import { Badge, SEND_CHANNELS as CHANNELS, Empty, ErrorBanner, Field, Loading, Notice, Page, Requires, Time, placeholders, str, useAsync, useForm, useRoutes } from '../ui.tsx';
 
 type Event = Record<string, unknown> & { id: string; name: string; slug: string };
@@ -31,7 +32,12 @@ function PriorityEditor({ value, onChange, label }: { value: string[]; onChange:
 }
 
 export function EventsPage(): ReactNode {
-  return <Page title="Notification events"><Requires needs={['GET /events', 'POST /events']} feature="Notification events"><Events /></Requires></Page>;
+  return (
+    <Page title="Notification events" actions={<Link to="/app/workflow-runs/failed">Failed workflow runs</Link>}>
+      <WorkflowFailureBanner />
+      <Requires needs={['GET /events', 'POST /events']} feature="Notification events"><Events /></Requires>
+    </Page>
+  );
 }
 
 function Events(): ReactNode {

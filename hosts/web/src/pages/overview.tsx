@@ -3,6 +3,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { api, asList } from '../api.ts';
 import { Link } from '../router.tsx';
 import { OutboxBanner } from '../outbox-banner.tsx';
+import { WorkflowFailureBanner } from '../workflow-failure-banner.tsx';
 import { useSession } from '../session.tsx';
 import { formatTime, percent as pct, toSeries } from '../format.ts';
 import { SEND_CHANNELS as CHANNELS, Empty, ErrorBanner, Loading, Notice, Page, ghs, str, useAsync, useRoutes } from '../ui.tsx';
@@ -51,6 +52,7 @@ export function OverviewPage(): ReactNode {
   return (
     <Page title="Overview">
       <OutboxBanner />
+      <WorkflowFailureBanner />
       {org && org['onboardingComplete'] !== true && <Notice kind="info">Finish <Link to="/app/onboarding">setting up your organization</Link> (details and the compliance acknowledgement) before you go live.</Notice>}
       <div className="cards">
         <section className="card stat"><h2>Wallet</h2><p className="big-number" data-testid="overview-balance">{ghs(org?.wallet?.balance)}</p><Link to="/app/billing">Top up</Link></section>
