@@ -36,6 +36,7 @@ import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
 import type { InboxItem, InboxSettings } from '../../core/domain/inbox.ts';
 import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
 import type { DigestBucket } from '../../core/ports/workflow-repository.ts';
+import type { FanOut, FanOutRecipient } from '../../core/domain/fan-out.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -124,6 +125,9 @@ export class MemoryState {
   digestItems: Array<{ bucketId: string; runId: string; variables: Record<string, string>; at: Date }> = [];
   /** Key: `${organizationId} ${key} ${windowStart}`. */
   throttles = new Map<string, number>();
+  fanOuts = new Map<string, FanOut>();
+  /** Key: `${fanOutId}/${contactId}`. */
+  fanOutRecipients = new Map<string, FanOutRecipient & { organizationId: string; fanOutId: string }>();
   trackedLinks = new Map<string, TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>();
   linkSettings = new Map<string, LinkSettings>();
 

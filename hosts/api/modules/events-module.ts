@@ -10,6 +10,8 @@ import { GetWorkflow } from '../../../core/use-cases/workflows/get-workflow.ts';
 import { GetWorkflowRun } from '../../../core/use-cases/workflows/get-workflow-run.ts';
 import { ListWorkflowRuns } from '../../../core/use-cases/workflows/list-workflow-runs.ts';
 import { PutWorkflow } from '../../../core/use-cases/workflows/put-workflow.ts';
+import { GetFanOut } from '../../../core/use-cases/workflows/get-fan-out.ts';
+import { StartFanOut } from '../../../core/use-cases/workflows/start-fan-out.ts';
 import { StartWorkflowRun } from '../../../core/use-cases/workflows/start-workflow-run.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
 import { workflowRoutes } from '../routes/workflow-routes.ts';
@@ -30,6 +32,7 @@ export function bindEventsModule(container: Container): void {
         getTrigger: new GetTrigger({ storage }),
         listEventTriggers: new ListEventTriggers({ storage }),
         startWorkflowRun: new StartWorkflowRun(deps),
+        startFanOut: new StartFanOut(deps),
         onSent: (channel, status) => metrics.sends.inc({ channel, status }),
       });
     },
@@ -37,7 +40,7 @@ export function bindEventsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
     ({ storage, ids, clock }) => workflowRoutes({
       putWorkflow: new PutWorkflow({ storage, ids, clock }), getWorkflow: new GetWorkflow({ storage }),
-      getWorkflowRun: new GetWorkflowRun({ storage }), listWorkflowRuns: new ListWorkflowRuns({ storage }),
+      getWorkflowRun: new GetWorkflowRun({ storage }), listWorkflowRuns: new ListWorkflowRuns({ storage }), getFanOut: new GetFanOut({ storage }),
     }),
     [MESSAGING.sendDeps]).inSingletonScope();
 }
