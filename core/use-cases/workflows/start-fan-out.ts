@@ -37,7 +37,11 @@ export function isFanOutBody(raw: unknown): boolean {
   return typeof raw === 'object' && raw !== null && ('segmentId' in raw || 'topic' in raw);
 }
 
-export interface StartFanOutDeps { storage: Storage; clock: Clock; ids: IdGenerator; secrets: Secrets }
+export interface StartFanOutDeps {
+  storage: Storage; clock: Clock; ids: IdGenerator; secrets: Secrets;
+  /** The plan's bound on one fan-out's audience (default FAN_OUT_LIMITS.recipients). */
+  maxRecipients?: number;
+}
 
 /**
  * Accepts a fan-out: the event (404, 422 EVENT_INACTIVE; without a workflow it needs a template, 400), the
@@ -68,10 +72,8 @@ export class StartFanOut {
     }
     const target = { segmentId: input.segmentId ?? null, topic: input.topic ?? null };
     const total = await storage.contacts.count(ctx.organizationId, await fanOutAudience(storage, ctx.organizationId, target));
-    if (total > FAN_OUT_LIMITS.recipients) {
-      throw new AppError('LIMIT_REACHED', `A fan-out reaches at most ${FAN_OUT_LIMITS.recipients} contacts; this audience has ${total}`,
-        { limit: FAN_OUT_LIMITS.recipients, recipients: total });
-    }
+    const limit = this.#deps.maxRecipients ?? FAN_OUT_LIMITS.recipients;
+    if (total > limit) throw new AppError('LIMIT_REACHED', `A fan-out reaches at most ${limit} contacts; this audience has ${total}`, { limit, recipients: total });
     const { idempotencyKey, ...request } = input;
     const now = clock.now();
     const fanOut: FanOut = {
