@@ -56,7 +56,7 @@ export class RunFanOut {
 
   async #page(repos: Pick<Repositories, 'segments' | 'contacts'>, fanOut: FanOut): Promise<Contact[]> {
     const audience = await fanOutAudience(repos, fanOut.organizationId, fanOut);
-    return repos.contacts.page(fanOut.organizationId, audience, fanOut.cursor, this.#deps.batchSize ?? FAN_OUT_BATCH);
+    return repos.contacts.page(fanOut.organizationId, audience, fanOut.cursor, this.#deps.batchSize ?? FAN_OUT_LIMITS.batch);
   }
 
   async #runsPage(tx: Repositories, job: Job): Promise<void> {
@@ -139,5 +139,3 @@ export class RunFanOut {
     });
   }
 }
-
-const FAN_OUT_BATCH = FAN_OUT_LIMITS.batch;
