@@ -427,6 +427,12 @@ export * from './use-cases/workflows/run-workflow-step.ts';
 export * from './use-cases/workflows/list-failed-workflow-runs.ts';
 export * from './use-cases/workflows/get-workflow-failure-alert.ts';
 export * from './use-cases/workflows/acknowledge-workflow-failures.ts';
+export * from './domain/fan-out.ts';
+export * from './use-cases/events/trigger-idempotency.ts';
+export * from './use-cases/workflows/fan-out-audience.ts';
+export * from './use-cases/workflows/start-fan-out.ts';
+export * from './use-cases/workflows/run-fan-out.ts';
+export * from './use-cases/workflows/get-fan-out.ts';
 // Tracked links (issue 33; docs/links.md).
 export * from './domain/tracked-links.ts';
 export * from './domain/link-settings.ts';

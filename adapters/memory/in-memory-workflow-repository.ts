@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import { ACTIVE_RUN_STATUSES, type RunStatus, type WorkflowRun, type WorkflowStepRun, type WorkflowVersion } from '../../core/domain/workflow.ts';
 import type { DigestBucket, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import type { FanOut, FanOutPatch, FanOutRecipient } from '../../core/domain/fan-out.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
 const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
@@ -161,5 +162,39 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     const next = stored && stored.through > ack.through ? { ...ack, through: stored.through } : ack;
     this.#state.workflowFailureAcks.set(ack.organizationId, copy(next));
     return copy(next);
+  }
+
+  async insertFanOut(fanOut: FanOut): Promise<void> { this.#state.fanOuts.set(fanOut.id, copy(fanOut)); }
+
+  async findFanOut(organizationId: string, id: string): Promise<FanOut | null> {
+    const fanOut = this.#state.fanOuts.get(id);
+    return fanOut && fanOut.organizationId === organizationId ? copy(fanOut) : null;
+  }
+
+  lockFanOut(organizationId: string, id: string): Promise<FanOut | null> { return this.findFanOut(organizationId, id); }
+
+  async updateFanOut(organizationId: string, id: string, patch: FanOutPatch): Promise<void> {
+    const fanOut = this.#state.fanOuts.get(id);
+    if (fanOut && fanOut.organizationId === organizationId) this.#state.fanOuts.set(id, { ...fanOut, ...copy(patch) });
+  }
+
+  async claimFanOutRecipients(organizationId: string, fanOutId: string, recipients: readonly FanOutRecipient[]): Promise<string[]> {
+    const claimed: string[] = [];
+    for (const recipient of recipients) {
+      const key = `${fanOutId}/${recipient.contactId}`;
+      if (this.#state.fanOutRecipients.has(key)) continue;
+      this.#state.fanOutRecipients.set(key, { ...copy(recipient), organizationId, fanOutId });
+      claimed.push(recipient.contactId);
+    }
+    return claimed;
+  }
+
+  async countFanOutRecipients(organizationId: string, fanOutId: string, afterContactId: string | null, upToContactId: string): Promise<{ started: number; skipped: number }> {
+    let started = 0; let skipped = 0;
+    for (const r of this.#state.fanOutRecipients.values()) {
+      if (r.fanOutId !== fanOutId || r.organizationId !== organizationId || r.contactId <= (afterContactId ?? '') || r.contactId > upToContactId) continue;
+      if (r.skipReason === null) started += 1; else skipped += 1;
+    }
+    return { started, skipped };
   }
 }

@@ -36,6 +36,7 @@ import type { TenantKeyword } from '../../core/domain/inbound-keywords.ts';
 import type { InboxItem, InboxSettings } from '../../core/domain/inbox.ts';
 import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
 import type { DigestBucket, FailureAcknowledgement } from '../../core/ports/workflow-repository.ts';
+import type { FanOut, FanOutRecipient } from '../../core/domain/fan-out.ts';
 
 export interface MemoryJob {
   queue: string;
@@ -126,6 +127,9 @@ export class MemoryState {
   throttles = new Map<string, number>();
   /** Key: organization id. */
   workflowFailureAcks = new Map<string, FailureAcknowledgement>();
+  fanOuts = new Map<string, FanOut>();
+  /** Key: `${fanOutId}/${contactId}`. */
+  fanOutRecipients = new Map<string, FanOutRecipient & { organizationId: string; fanOutId: string }>();
   trackedLinks = new Map<string, TrackedLink & { clicks: number; uniqueClicks: number; firstClickedAt: Date | null }>();
   linkSettings = new Map<string, LinkSettings>();
 

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { AppError } from '../../core/errors.ts';
 import type { RunStatus, StepRunStatus, StepType, WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
 import type { DigestBucket, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import type { FanOut, FanOutPatch, FanOutRecipient } from '../../core/domain/fan-out.ts';
 import { isUniqueViolation } from './db-errors.ts';
+import { sqlFanOuts } from './sql-fan-out-queries.ts';
 import { sqlRows, toDate } from './sql-rows.ts';
 
 type Row = Record<string, unknown>;
@@ -239,6 +241,17 @@ export class SqlWorkflowRepository implements WorkflowRepository {
       values ($1, $2, $3, $4) on conflict (organization_id) do update set acknowledged_through = greatest(workflow_failure_acknowledgements.acknowledged_through, excluded.acknowledged_through),
       acknowledged_by = excluded.acknowledged_by, acknowledged_at = excluded.acknowledged_at returning *`, [ack.organizationId, ack.through, ack.userId, ack.at]);
     return toAck(rows[0]!);
+  }
+
+  insertFanOut(fanOut: FanOut): Promise<void> { return sqlFanOuts.insert(this.#em, fanOut); }
+  findFanOut(organizationId: string, id: string): Promise<FanOut | null> { return sqlFanOuts.find(this.#em, organizationId, id, false); }
+  lockFanOut(organizationId: string, id: string): Promise<FanOut | null> { return sqlFanOuts.find(this.#em, organizationId, id, true); }
+  updateFanOut(organizationId: string, id: string, patch: FanOutPatch): Promise<void> { return sqlFanOuts.update(this.#em, organizationId, id, patch); }
+  claimFanOutRecipients(organizationId: string, fanOutId: string, recipients: readonly FanOutRecipient[]): Promise<string[]> {
+    return sqlFanOuts.claim(this.#em, organizationId, fanOutId, recipients);
+  }
+  countFanOutRecipients(organizationId: string, fanOutId: string, afterContactId: string | null, upToContactId: string): Promise<{ started: number; skipped: number }> {
+    return sqlFanOuts.count(this.#em, organizationId, fanOutId, afterContactId, upToContactId);
   }
 }
 

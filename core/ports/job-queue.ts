@@ -30,6 +30,8 @@ export const QUEUES = {
   campaignRun: 'campaign-run',
   /** The next step of a workflow run: `{ runId }` (core/use-cases/workflows/run-workflow-step.ts); stale or repeated jobs do nothing. */
   workflowStep: 'workflow-step',
+  /** A trigger to a segment or topic, streamed page by page: `{ fanOutId, organizationId }` (core/use-cases/workflows/run-fan-out.ts). */
+  workflowFanOut: 'workflow-fan-out',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,3 +1,4 @@
+import type { FanOut, FanOutPatch, FanOutRecipient } from '../domain/fan-out.ts';
 import type { RunStatus, WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../domain/workflow.ts';
 
 export type RunPatch = Partial<Pick<WorkflowRun, 'status' | 'cursor' | 'attempts' | 'waitingFor' | 'signal' | 'digest' | 'error'>> & { updatedAt: Date };
@@ -97,6 +98,20 @@ export interface WorkflowRepository {
   findFailureAcknowledgement(organizationId: string): Promise<FailureAcknowledgement | null>;
   /** Stores the acknowledgement; `through` never moves back (the later of the stored and the new one is kept). Answers the stored one. */
   acknowledgeFailures(ack: FailureAcknowledgement): Promise<FailureAcknowledgement>;
+  /** Fan-outs (docs/workflows.md, "Fan-out"; docs/adr/0048-fan-out-exactly-once.md). */
+  insertFanOut(fanOut: FanOut): Promise<void>;
+  findFanOut(organizationId: string, id: string): Promise<FanOut | null>;
+  /** The fan-out with its row locked until the transaction ends (FOR UPDATE): pages of one fan-out never run concurrently. */
+  lockFanOut(organizationId: string, id: string): Promise<FanOut | null>;
+  updateFanOut(organizationId: string, id: string, patch: FanOutPatch): Promise<void>;
+  /**
+   * Records each (fan-out, contact) once: inserts the recipients not recorded yet and answers their contact ids
+   * (in the order given); a contact already recorded (an earlier attempt of the job) is left as it was. A
+   * concurrent transaction recording the same contact waits for this one and then records nothing.
+   */
+  claimFanOutRecipients(organizationId: string, fanOutId: string, recipients: readonly FanOutRecipient[]): Promise<string[]>;
+  /** Recipients recorded with a contact id in (`afterContactId`, `upToContactId`] (null: from the start): one page's outcome. */
+  countFanOutRecipients(organizationId: string, fanOutId: string, afterContactId: string | null, upToContactId: string): Promise<{ started: number; skipped: number }>;
 }
 
 export type { RunStatus };

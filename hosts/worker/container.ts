@@ -26,6 +26,8 @@ import { AdvanceTrigger } from '../../core/use-cases/events/advance-trigger.ts';
 import { triggerFallbackHandler } from './trigger-fallback-handler.ts';
 import { RunWorkflowStep } from '../../core/use-cases/workflows/run-workflow-step.ts';
 import { workflowStepHandler } from './workflow-step-handler.ts';
+import { RunFanOut } from '../../core/use-cases/workflows/run-fan-out.ts';
+import { workflowFanOutHandler } from './workflow-fan-out-handler.ts';
 import { inboxUnreadFallbackHandler } from './inbox-unread-fallback-handler.ts';
 import { AdvanceUnreadTrigger } from '../../core/use-cases/events/advance-unread-trigger.ts';
 import { verifyFallbackHandler } from './verify-fallback-handler.ts';
@@ -109,6 +111,7 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   [INFRA.storage, INFRA.email]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => triggerFallbackHandler(new AdvanceTrigger(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => workflowStepHandler(new RunWorkflowStep(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
+  container.bind(WORKER.handlers).toResolvedValue((deps) => workflowFanOutHandler(new RunFanOut(deps), logger), [MESSAGING.sendDeps]);
   container.bind(WORKER.tasks).toResolvedValue((deps): PeriodicTask => {
     const expire = new ExpireVerifications(deps);
     return { name: 'expire-verifications', everyMs: VERIFY_EXPIRY_SWEEP_MS, run: () => expire.execute() };

@@ -44,7 +44,7 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
   const version = (await storage.workflows.latestVersion(organizationId, event.id))!;
   const workers: ChildProcess[] = [];
   return {
-    database, boss, storage, organizationId, eventId: event.id, slug, version, workers,
+    database, boss, storage, organizationId, ids, clock, eventId: event.id, slug, version, workers,
     /**
      * `count` runs (RUNNING, cursor 0) for `recipients` recipients (run g goes to recipient g mod recipients,
      * interleaved), inserted by SQL, with their first jobs (pg-boss insert, chunks of 1000). `variablesSql` is the
@@ -65,8 +65,10 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
         await boss.insert(QUEUES.workflowStep, rows.slice(i, i + 1000).map((r) => ({ data: { runId: r.id }, ...(jobStartAfter ? { startAfter: jobStartAfter } : {}) })));
       }
     },
-    async startWorker(batch = 8): Promise<ChildProcess> {
-      const child = fork(new URL('./workflow-worker.ts', import.meta.url), [BENCH_URL, String(batch)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    /** `heapMb`: the worker's V8 old-space bound (--max-old-space-size), to show a run fits in it. */
+    async startWorker(batch = 8, queue: string = QUEUES.workflowStep, heapMb?: number): Promise<ChildProcess> {
+      const child = fork(new URL('./workflow-worker.ts', import.meta.url), [BENCH_URL, String(batch), queue],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], ...(heapMb ? { execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] } : {}) });
       await once(child, 'message');
       workers.push(child);
       return child;

@@ -8,12 +8,13 @@ import { loadProviders } from '../../hosts/messaging-bindings.ts';
 import { testConfig } from '../support/test-config.ts';
 
 /**
- * A worker process of the workflow benches (workflow-digest-bench.ts, workflow-delay-bench.ts): the real
- * worker container and pg-boss loop with only the workflow-step handler, so messages the runs accept stay
- * queued (their delivery is not measured). argv: database URL, batch size.
+ * A worker process of the workflow benches (workflow-digest-bench.ts, workflow-delay-bench.ts, workflow-fan-out-bench.ts):
+ * the real worker container and pg-boss loop with only one handler (workflow-step unless argv names another queue),
+ * so messages the runs accept stay queued (their delivery is not measured). argv: database URL, batch size, queue.
  */
 const url = process.argv[2]!;
 const batch = Number(process.argv[3] ?? 8);
+const queue = process.argv[4] ?? QUEUES.workflowStep;
 const database = await openDatabase({ databaseUrl: url, poolSize: 10 });
 const boss = await startBoss(database, { supervise: false, schedule: false });
 const config = testConfig({ databaseUrl: url, fraudNewTenantDays: 0, fraudRecipientPerHour: 1_000_000, fraudNewTenantPerHour: 100_000_000, logLevel: 'silent', workerConcurrency: batch });
@@ -21,7 +22,7 @@ const logger = createLogger('silent');
 const infra = { database, boss, async close() { await boss.stop({ graceful: false, close: true } as never).catch(() => undefined); await database.close(); } };
 const container = buildWorkerContainer(config, logger, infra);
 await loadProviders(container);
-const handlers = container.getAll(WORKER.handlers).filter((h) => h.queue === QUEUES.workflowStep);
+const handlers = container.getAll(WORKER.handlers).filter((h) => h.queue === queue);
 const worker = await startWorker(boss, handlers, logger, [], 0.5);
 process.send?.('ready');
 process.on('message', (m) => {

@@ -108,6 +108,12 @@ describe('client libraries against the real API (embedded default)', function ()
       expect(error).to.include({ code: 'VALIDATION_ERROR', status: 400 });
     });
 
+    it('triggers a fan-out to a topic and follows it with getFanOut', async () => {
+      const fanOut = await nkra.triggerFanOut({ event: tenant.eventSlug, topic: 'ts-client-nobody', variables: { name: 'Kofi', order: 'F-1' } });
+      expect(fanOut).to.include({ fanOut: true, kind: 'TRIGGERS', topic: 'ts-client-nobody', total: 0 });
+      expect(await nkra.getFanOut(fanOut.id)).to.include({ id: fanOut.id, event: tenant.eventSlug });
+    });
+
     it('schedules a send with sendAt (SCHEDULED, scheduledAt) and carries its category', async () => {
       const sendAt = new Date(Date.now() + 3_600_000).toISOString();
       const log = await nkra.send({ channel: 'SMS', to: phone(9), body: 'Your appointment is tomorrow', category: 'REMINDER', sendAt });

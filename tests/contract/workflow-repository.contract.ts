@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { NotificationEvent } from '../../core/domain/notification-event.ts';
+import type { FanOut } from '../../core/domain/fan-out.ts';
 import type { WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import { at, rejection, seedOrganization, uniqueId } from './contract-fixtures.ts';
@@ -34,6 +35,14 @@ function aStep(run: WorkflowRun, index: number, overrides: Partial<WorkflowStepR
   return {
     runId: run.id, organizationId: run.organizationId, index, type: 'delay', status: 'WAITING', outcome: 'DELAYED', messageId: null, triggerId: null,
     resumeAt: at(60), detail: { note: 'x' }, startedAt: at(1), finishedAt: null, ...overrides,
+  };
+}
+
+function aFanOut(event: NotificationEvent, overrides: Partial<FanOut> = {}): FanOut {
+  return {
+    id: uniqueId('fanout'), organizationId: event.organizationId, eventId: event.id, eventSlug: event.slug, kind: 'RUNS', segmentId: null, topic: 'vip',
+    request: { variables: { sale: 'May' }, correlationKey: 'sale-1' }, status: 'RUNNING', cursor: null, total: 3, processed: 0, started: 0, skipped: 0,
+    failureReason: null, apiKeyId: null, userId: null, isSandbox: false, createdAt: at(0), updatedAt: at(0), completedAt: null, ...overrides,
   };
 }
 
@@ -179,6 +188,37 @@ export function describeWorkflowRepositoryContract(name: string, makeStorage: ()
       expect(older).to.deep.equal({ organizationId: a.id, through: at(300), userId: 'user-2', at: at(400) });
       expect(await storage.workflows.findFailureAcknowledgement(a.id)).to.deep.equal(older);
       expect(await storage.workflows.findFailureAcknowledgement(b.id)).to.equal(null);
+    });
+
+    it('stores fan-outs, patches them, locks them, scoped to the organization', async () => {
+      const a = await seedOrganization(storage); const b = await seedOrganization(storage);
+      const fanOut = aFanOut(await seedEvent(storage, a.id));
+      await storage.workflows.insertFanOut(fanOut);
+      expect(await storage.workflows.findFanOut(a.id, fanOut.id)).to.deep.equal(fanOut);
+      expect(await storage.workflows.findFanOut(b.id, fanOut.id)).to.equal(null);
+      await storage.workflows.updateFanOut(a.id, fanOut.id, { cursor: 'c-2', processed: 2, started: 1, skipped: 1, updatedAt: at(5) });
+      await storage.workflows.updateFanOut(b.id, fanOut.id, { status: 'FAILED', updatedAt: at(6) });
+      expect(await storage.transaction((tx) => tx.workflows.lockFanOut(a.id, fanOut.id))).to.deep.include({ status: 'RUNNING', cursor: 'c-2', processed: 2, started: 1, skipped: 1, updatedAt: at(5) });
+      expect(await storage.transaction((tx) => tx.workflows.lockFanOut(b.id, fanOut.id))).to.equal(null);
+      await storage.workflows.updateFanOut(a.id, fanOut.id, { status: 'COMPLETED', completedAt: at(9), failureReason: null, updatedAt: at(9) });
+      expect(await storage.workflows.findFanOut(a.id, fanOut.id)).to.deep.include({ status: 'COMPLETED', completedAt: at(9) });
+    });
+
+    it('records each (fan-out, contact) once, also under concurrent claims, and counts a page of recipients', async () => {
+      const a = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const fanOut = aFanOut(event); const other = aFanOut(event);
+      await storage.workflows.insertFanOut(fanOut); await storage.workflows.insertFanOut(other);
+      const started = (contactId: string) => ({ contactId, runId: uniqueId('run'), triggerId: null, skipReason: null });
+      expect(await storage.workflows.claimFanOutRecipients(a.id, fanOut.id, [started('c-1'), started('c-2'), { contactId: 'c-3', runId: null, triggerId: null, skipReason: 'the contact opted out' }]))
+        .to.deep.equal(['c-1', 'c-2', 'c-3']);
+      expect(await storage.workflows.claimFanOutRecipients(a.id, fanOut.id, [started('c-2'), started('c-4')])).to.deep.equal(['c-4']);
+      expect(await storage.workflows.claimFanOutRecipients(a.id, other.id, [started('c-1')])).to.deep.equal(['c-1']); // another fan-out
+      const concurrent = await Promise.all([1, 2, 3].map(() => storage.transaction((tx) => tx.workflows.claimFanOutRecipients(a.id, fanOut.id, [started('c-5')]))));
+      expect(concurrent.flat()).to.deep.equal(['c-5']);
+      expect(await storage.workflows.countFanOutRecipients(a.id, fanOut.id, null, 'c-3')).to.deep.equal({ started: 2, skipped: 1 });
+      expect(await storage.workflows.countFanOutRecipients(a.id, fanOut.id, 'c-2', 'c-9')).to.deep.equal({ started: 2, skipped: 1 });
+      expect(await storage.workflows.countFanOutRecipients(a.id, other.id, null, 'c-9')).to.deep.equal({ started: 1, skipped: 0 });
     });
   });
 }

@@ -4,7 +4,7 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .client import NkraClient
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, FanOut, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage
 from .verify import AsyncVerify
 
 
@@ -33,6 +33,12 @@ class AsyncNkraClient:
 
     async def trigger_workflow(self, event: str, **options: Any) -> WorkflowRun:
         return await asyncio.to_thread(self._client.trigger_workflow, event, **options)
+
+    async def trigger_fan_out(self, event: str, **options: Any) -> FanOut:
+        return await asyncio.to_thread(self._client.trigger_fan_out, event, **options)
+
+    async def get_fan_out(self, fan_out_id: str, **options: Any) -> FanOut:
+        return await asyncio.to_thread(self._client.get_fan_out, fan_out_id, **options)
 
     async def get_workflow_run(self, run_id: str, **options: Any) -> WorkflowRun:
         return await asyncio.to_thread(self._client.get_workflow_run, run_id, **options)

@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from .errors import NkraError
-from .types import BulkMessageItem, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage
+from .types import BulkMessageItem, DeliveryLog, EventTrigger, FanOut, MessageDetail, NumberNetwork, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage
 from .verify import Verify
 
 API_VERSION = "1.0.0"
@@ -112,6 +112,18 @@ class NkraClient:
         payload = _compact({"event": event, "to": to, "contactId": contact_id, "variables": dict(variables) if variables is not None else None,
                             "countryCode": country_code, "correlationKey": correlation_key, "idempotencyKey": idempotency_key or new_idempotency_key()})
         return cast(WorkflowRun, self._request("POST", "/events/trigger", payload, timeout))
+
+    def trigger_fan_out(self, event: str, *, segment_id: Optional[str] = None, topic: Optional[str] = None,
+                        variables: Optional[Mapping[str, str]] = None, correlation_key: Optional[str] = None,
+                        idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> FanOut:
+        """POST /events/trigger to a segment or a topic (a contact tag): one run or trigger per contact, streamed by the worker (docs/workflows.md, "Fan-out")."""
+        payload = _compact({"event": event, "segmentId": segment_id, "topic": topic, "variables": dict(variables) if variables is not None else None,
+                            "correlationKey": correlation_key, "idempotencyKey": idempotency_key or new_idempotency_key()})
+        return cast(FanOut, self._request("POST", "/events/trigger", payload, timeout))
+
+    def get_fan_out(self, fan_out_id: str, *, timeout: Optional[float] = None) -> FanOut:
+        """GET /fan-outs/{id}: a fan-out's status, counts and progress."""
+        return cast(FanOut, self._request("GET", f"/fan-outs/{urllib.parse.quote(fan_out_id, safe='')}", None, timeout))
 
     def get_workflow_run(self, run_id: str, *, timeout: Optional[float] = None) -> WorkflowRun:
         """GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost)."""

@@ -151,6 +151,27 @@ class FailedWorkflowRunPage(TypedDict):
     nextCursor: Optional[str]
 
 
+class FanOut(TypedDict, total=False):
+    """A fan-out (docs/workflows.md, "Fan-out"): the answer of POST /events/trigger to a segment or topic, and of GET /fan-outs/{id}."""
+    fanOut: bool
+    id: str
+    event: str
+    eventId: str
+    kind: str
+    segmentId: Optional[str]
+    topic: Optional[str]
+    status: str
+    correlationKey: Optional[str]
+    total: int
+    started: int
+    skipped: int
+    progress: Dict[str, int]
+    failureReason: Optional[str]
+    createdAt: str
+    updatedAt: str
+    completedAt: Optional[str]
+
+
 class VerificationSend(TypedDict):
     channel: str
     messageId: str

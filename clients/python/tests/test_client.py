@@ -84,6 +84,11 @@ class AgainstTheApi(unittest.TestCase):
             self.client.list_failed_workflow_runs(since="yesterday")
         self.assertEqual((caught.exception.code, caught.exception.status), ("VALIDATION_ERROR", 400))
 
+    def test_trigger_fan_out(self) -> None:
+        fan_out = self.client.trigger_fan_out(os.environ["NKRA_EVENT"], topic="py-client-nobody", variables={"name": "Kofi", "order": "F-1"})
+        self.assertEqual((fan_out["fanOut"], fan_out["kind"], fan_out["total"]), (True, "TRIGGERS", 0))
+        self.assertEqual(self.client.get_fan_out(fan_out["id"])["id"], fan_out["id"])
+
     def test_schedule_with_send_at_and_category(self) -> None:
         import datetime
         send_at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")

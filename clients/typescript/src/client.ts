@@ -1,7 +1,7 @@
 import { NkraError } from './errors.js';
 import { newIdempotencyKey } from './random.js';
 import type {
-  CheckVerificationInput, DeliveryLog, EventTrigger, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage,
+  CheckVerificationInput, DeliveryLog, EventTrigger, FanOut, FanOutTriggerInput, MessageDetail, NumberNetwork, SendBulkInput, SendMessageInput, StartVerificationInput, TriggerEventInput, Verification, VerificationCheck, WorkflowRun, FailedWorkflowRunPage,
 } from './types.js';
 
 /** The API version this client was written for (paths carry no version prefix). */
@@ -94,6 +94,20 @@ export class NkraClient {
   async triggerWorkflow(input: TriggerEventInput, options: RequestOptions = {}): Promise<WorkflowRun> {
     const body = { ...input, idempotencyKey: input.idempotencyKey ?? await newIdempotencyKey() };
     return this.#request<WorkflowRun>('POST', '/events/trigger', body, options);
+  }
+
+  /**
+   * POST /events/trigger to a segment (`segmentId`) or a topic (a contact tag): one workflow run, or one event trigger,
+   * per contact, streamed by the worker (docs/workflows.md, "Fan-out"). Answers the fan-out at once; follow it with getFanOut.
+   */
+  async triggerFanOut(input: FanOutTriggerInput, options: RequestOptions = {}): Promise<FanOut> {
+    const body = { ...input, idempotencyKey: input.idempotencyKey ?? await newIdempotencyKey() };
+    return this.#request<FanOut>('POST', '/events/trigger', body, options);
+  }
+
+  /** GET /fan-outs/{id}: a fan-out's status, counts and progress. */
+  async getFanOut(id: string, options: RequestOptions = {}): Promise<FanOut> {
+    return this.#request<FanOut>('GET', `/fan-outs/${encodeURIComponent(id)}`, undefined, options);
   }
 
   /** GET /workflow-runs/{id}: a workflow run with its timeline (steps, waits, outcomes, messages, cost). */

@@ -127,6 +127,42 @@ export interface TriggerEventInput {
   subscriberId?: string;
 }
 
+/** POST /events/trigger to every contact of a segment or carrying a tag (docs/workflows.md, "Fan-out"): exactly one of `segmentId` and `topic`. */
+export interface FanOutTriggerInput {
+  /** The event's slug. */
+  event: string;
+  segmentId?: string;
+  /** A contact tag: every contact carrying it. */
+  topic?: string;
+  variables?: Record<string, string>;
+  /** Carried by every run started. */
+  correlationKey?: string;
+  idempotencyKey?: string;
+}
+
+/** The answer of POST /events/trigger to a segment or topic (202), and of GET /fan-outs/{id}. */
+export interface FanOut {
+  /** Set on the answer of POST /events/trigger only. */
+  fanOut?: true;
+  id: string;
+  event: string;
+  eventId: string;
+  /** RUNS: one workflow run per contact; TRIGGERS: one plain event trigger per contact. */
+  kind: 'RUNS' | 'TRIGGERS';
+  segmentId: string | null;
+  topic: string | null;
+  status: 'RUNNING' | 'COMPLETED' | 'FAILED';
+  correlationKey: string | null;
+  total: number;
+  started: number;
+  skipped: number;
+  progress: { total: number; processed: number; started: number; skipped: number; percent: number };
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
 /** The answer of POST /events/trigger for an event with a workflow, and of GET /workflow-runs/{id} (docs/workflows.md). */
 export interface WorkflowRun {
   /** Set on the answer of POST /events/trigger only. */

@@ -20,10 +20,22 @@ import { localePreferences } from '../templates/locale-preferences.ts';
 import { scheduleUnreadFallback } from './unread-fallback.ts';
 import { SUBSCRIBER_ID_MAX } from '../../domain/inbox.ts';
 import { loadTriggerView, type TriggerView } from './trigger-view.ts';
+import { claimTriggerKey } from './trigger-idempotency.ts';
+import type { Repositories } from '../../ports/storage.ts';
 
-const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
-/** Trigger keys live beside send keys in the organization's idempotency table, in their own namespace. */
-const IDEMPOTENCY_PREFIX = 'event-trigger:';
+
+/** Thrown by TriggerEvent when `options.claim` answers false: this fan-out recipient was triggered by an earlier attempt; nothing was written. */
+export class RecipientAlreadyTriggered extends Error {
+  constructor() { super('This recipient was already triggered'); this.name = 'RecipientAlreadyTriggered'; }
+}
+
+export interface TriggerOptions {
+  /**
+   * Called first inside the trigger's transaction with the trigger's id (a fan-out records its recipient, docs/workflows.md):
+   * false rolls back and throws RecipientAlreadyTriggered.
+   */
+  claim?: (tx: Repositories, triggerId: string) => Promise<boolean>;
+}
 
 /** Spec "Event trigger (request)", plus an optional countryCode (default GH) to read a local phone number in `to`. */
 export const TriggerEventInput = v.pipe(v.object({
@@ -66,7 +78,7 @@ export class TriggerEvent {
   readonly #deps: TriggerDeps;
   constructor(deps: TriggerDeps) { this.#deps = deps; }
 
-  async execute(ctx: SendContext, raw: unknown): Promise<{ trigger: TriggerView; replayed: boolean }> {
+  async execute(ctx: SendContext, raw: unknown, options: TriggerOptions = {}): Promise<{ trigger: TriggerView; replayed: boolean }> {
     const input = parseInput(TriggerEventInput, raw);
     const { storage, clock, ids, secrets, pricing } = this.#deps;
     const sendAt = sendAtOf(input.sendAt, clock.now());
@@ -96,24 +108,20 @@ export class TriggerEvent {
       await linkTrackingOption(this.#deps, ctx.organizationId)), sendAt: sendAt ?? null };
 
     const { idempotencyKey, ...request } = input;
-    const idempotency = idempotencyKey ? { key: `${IDEMPOTENCY_PREFIX}${idempotencyKey}`, requestHash: secrets.sha256(canonicalJson(request)) } : null;
+    const requestHash = idempotencyKey ? secrets.sha256(canonicalJson(request)) : null;
     const recorded = await storage.transaction(async (tx) => {
       const now = clock.now();
-      if (idempotency) {
-        const claim = await tx.idempotency.claim(ctx.organizationId, idempotency.key, idempotency.requestHash, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
-        if (!claim.claimed) {
-          if (claim.requestHash !== idempotency.requestHash) {
-            throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey });
-          }
-          const earlier = claim.messageIds[0] ? await tx.eventTriggers.findById(ctx.organizationId, claim.messageIds[0]) : null;
-          if (!earlier) throw new AppError('CONFLICT', 'A trigger with this idempotencyKey is still being processed', { idempotencyKey }, { retryable: true });
-          return { replayed: true as const, trigger: earlier };
-        }
+      const triggerId = ids.next();
+      if (idempotencyKey && requestHash) {
+        const earlierId = await claimTriggerKey(tx, ctx.organizationId, { idempotencyKey, requestHash, kind: 'trigger', answerId: triggerId, now });
+        const earlier = earlierId ? await tx.eventTriggers.findById(ctx.organizationId, earlierId) : null;
+        if (earlier) return { replayed: true as const, trigger: earlier };
       }
+      if (options.claim && !await options.claim(tx, triggerId)) throw new RecipientAlreadyTriggered();
       const accepted = await acceptMessagesIn(tx, this.#deps, ctx, [prepared], { async: !this.#deps.deliverNow, idempotency: null, batchId: ids.next() });
       const message = accepted.messages[0]!;
       const trigger: EventTrigger = {
-        id: ids.next(), organizationId: ctx.organizationId, eventId: event.id, eventSlug: event.slug, contactId: contact?.id ?? null, to: input.to ?? null,
+        id: triggerId, organizationId: ctx.organizationId, eventId: event.id, eventSlug: event.slug, contactId: contact?.id ?? null, to: input.to ?? null,
         ...basis, unreachable, retryRules: event.retryRules, apiKeyId: ctx.apiKeyId, userId: ctx.userId, isSandbox: ctx.isSandbox,
         state: 'ACTIVE', currentStep: 0, currentAttempt: 1, currentMessageId: message.id, retryAt: null, version: 1, createdAt: now, updatedAt: now,
       };
@@ -124,7 +132,6 @@ export class TriggerEvent {
       await tx.eventTriggers.insert(trigger);
       await tx.eventTriggers.insertStep(step);
       await scheduleUnreadFallback(tx, trigger, event.fallbackRules.unreadAfterMinutes, message);
-      if (idempotency) await tx.idempotency.complete(ctx.organizationId, idempotency.key, [trigger.id]);
       return { replayed: false as const, trigger, message };
     });
     if (recorded.replayed) return { trigger: await loadTriggerView(storage, recorded.trigger), replayed: true };

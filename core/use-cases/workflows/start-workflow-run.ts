@@ -8,13 +8,11 @@ import type { Secrets } from '../../ports/secrets.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { parseInput } from '../../validation.ts';
 import { reachOfAddress } from '../events/trigger-plan.ts';
+import { claimTriggerKey } from '../events/trigger-idempotency.ts';
 import { TriggerEventInput } from '../events/trigger-event.ts';
 import type { SendContext } from '../messaging/send-context.ts';
 import { runView, type RunView } from './workflow-view.ts';
 
-const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
-/** Workflow trigger keys share the event trigger namespace: one key answers one trigger, whichever kind it started. */
-const IDEMPOTENCY_PREFIX = 'event-trigger:';
 /** Runs one trigger may cancel or resume at most (a correlation key is one order, one invoice ...). */
 const SIGNAL_LIMIT = 1_000;
 
@@ -64,16 +62,9 @@ export class StartWorkflowRun {
     };
     const recorded = await storage.transaction(async (tx) => {
       if (idempotencyKey) {
-        const key = `${IDEMPOTENCY_PREFIX}${idempotencyKey}`;
-        const hash = secrets.sha256(canonicalJson(request));
-        const claim = await tx.idempotency.claim(ctx.organizationId, key, hash, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
-        if (!claim.claimed) {
-          if (claim.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotencyKey was used for a different request in the last 24 hours', { idempotencyKey });
-          const earlier = claim.messageIds[0] ? await tx.workflows.findRun(ctx.organizationId, claim.messageIds[0]) : null;
-          if (!earlier) throw new AppError('CONFLICT', 'A trigger with this idempotencyKey is still being processed', { idempotencyKey }, { retryable: true });
-          return { run: earlier, replayed: true };
-        }
-        await tx.idempotency.complete(ctx.organizationId, key, [run.id]);
+        const earlierId = await claimTriggerKey(tx, ctx.organizationId, { idempotencyKey, requestHash: secrets.sha256(canonicalJson(request)), kind: 'run', answerId: run.id, now });
+        const earlier = earlierId ? await tx.workflows.findRun(ctx.organizationId, earlierId) : null;
+        if (earlier) return { run: earlier, replayed: true };
       }
       await tx.workflows.insertRun(run);
       await tx.jobs.enqueue(QUEUES.workflowStep, { runId: run.id });

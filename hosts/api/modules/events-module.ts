@@ -13,6 +13,8 @@ import { ListFailedWorkflowRuns } from '../../../core/use-cases/workflows/list-f
 import { GetWorkflowFailureAlert } from '../../../core/use-cases/workflows/get-workflow-failure-alert.ts';
 import { AcknowledgeWorkflowFailures } from '../../../core/use-cases/workflows/acknowledge-workflow-failures.ts';
 import { PutWorkflow } from '../../../core/use-cases/workflows/put-workflow.ts';
+import { GetFanOut } from '../../../core/use-cases/workflows/get-fan-out.ts';
+import { StartFanOut } from '../../../core/use-cases/workflows/start-fan-out.ts';
 import { StartWorkflowRun } from '../../../core/use-cases/workflows/start-workflow-run.ts';
 import { MESSAGING } from '../../messaging-bindings.ts';
 import { workflowRoutes } from '../routes/workflow-routes.ts';
@@ -33,6 +35,7 @@ export function bindEventsModule(container: Container): void {
         getTrigger: new GetTrigger({ storage }),
         listEventTriggers: new ListEventTriggers({ storage }),
         startWorkflowRun: new StartWorkflowRun(deps),
+        startFanOut: new StartFanOut(deps),
         onSent: (channel, status) => metrics.sends.inc({ channel, status }),
       });
     },
@@ -40,7 +43,7 @@ export function bindEventsModule(container: Container): void {
   container.bind(API.routes).toResolvedValue(
     ({ storage, ids, clock }) => workflowRoutes({
       putWorkflow: new PutWorkflow({ storage, ids, clock }), getWorkflow: new GetWorkflow({ storage }),
-      getWorkflowRun: new GetWorkflowRun({ storage }), listWorkflowRuns: new ListWorkflowRuns({ storage }),
+      getWorkflowRun: new GetWorkflowRun({ storage }), listWorkflowRuns: new ListWorkflowRuns({ storage }), getFanOut: new GetFanOut({ storage }),
       listFailedWorkflowRuns: new ListFailedWorkflowRuns({ storage, clock }), getWorkflowFailureAlert: new GetWorkflowFailureAlert({ storage, clock }),
       acknowledgeWorkflowFailures: new AcknowledgeWorkflowFailures({ storage, clock }),
     }),

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { CreateEventInput, type CreateEvent } from '../../../core/use-cases/events/create-event.ts';
 import type { GetEvent } from '../../../core/use-cases/events/get-event.ts';
 import type { GetTrigger } from '../../../core/use-cases/events/get-trigger.ts';
@@ -5,6 +6,7 @@ import { MAX_EVENTS_LISTED, type ListEvents } from '../../../core/use-cases/even
 import { ListEventTriggersInput, MAX_TRIGGERS_LISTED, type ListEventTriggers } from '../../../core/use-cases/events/list-event-triggers.ts';
 import { TriggerEventInput, type TriggerEvent } from '../../../core/use-cases/events/trigger-event.ts';
 import { UpdateEventInput, type UpdateEvent } from '../../../core/use-cases/events/update-event.ts';
+import { FanOutTriggerInput, isFanOutBody, type StartFanOut } from '../../../core/use-cases/workflows/start-fan-out.ts';
 import type { StartWorkflowRun } from '../../../core/use-cases/workflows/start-workflow-run.ts';
 import { ok, requireTenant, type RouteDefinition } from '../route.ts';
 import { sendContext } from './message-routes.ts';
@@ -19,6 +21,8 @@ export interface EventRouteDeps {
   listEventTriggers: ListEventTriggers;
   /** Starts the run of an event with a workflow (docs/workflows.md); events without one are sent by triggerEvent. */
   startWorkflowRun?: StartWorkflowRun;
+  /** A trigger to a segment or topic (docs/workflows.md, "Fan-out"): answered 202 with the fan-out; the worker streams it. */
+  startFanOut?: StartFanOut;
   onSent?: (channel: string, status: string) => void;
 }
 
@@ -44,16 +48,23 @@ export function eventRoutes(deps: EventRouteDeps): RouteDefinition[] {
       handler: async (input) => ok(await deps.createEvent.execute(requireTenant(input), input.body), 201),
     },
     {
-      method: 'POST', path: '/events/trigger', tag: 'Events', summary: 'Trigger a notification event by slug, to `to` or `contactId`',
-      auth: 'tenant-or-api-key', permission: 'events:trigger', apiKeyScope: 'events:trigger', body: TriggerEventInput,
+      method: 'POST', path: '/events/trigger', tag: 'Events', summary: 'Trigger a notification event by slug, to `to` or `contactId`, or to every contact of a `segmentId` or `topic` (fan-out)',
+      auth: 'tenant-or-api-key', permission: 'events:trigger', apiKeyScope: 'events:trigger', body: v.union([TriggerEventInput, FanOutTriggerInput]),
       responses: {
+        202: 'A fan-out (`fanOut: true`, body with `segmentId` or `topic`): id, status, total, started, skipped and progress; follow it with GET /fan-outs/{id}',
         201: 'The trigger: status, channel plan, steps and the delivery log of every message sent (fallbacks taken at send time included); '
           + 'for an event with a workflow, the run started (`workflowRun: true`, steps run in the worker) with the runs it cancelled or resumed',
         400: 'VALIDATION_ERROR (neither to nor contactId, a malformed to, a missing template variable, an event without template)',
-        402: 'INSUFFICIENT_BALANCE', 404: 'NOT_FOUND (no event with this slug, or an unknown contactId)',
-        422: 'EVENT_INACTIVE, RECIPIENT_UNREACHABLE (no address for any of the event\'s channels), IDEMPOTENCY_KEY_REUSED or TEMPLATE_NOT_APPROVED',
+        402: 'INSUFFICIENT_BALANCE', 404: 'NOT_FOUND (no event with this slug, an unknown contactId, or an unknown segmentId)',
+        422: 'EVENT_INACTIVE, RECIPIENT_UNREACHABLE (no address for any of the event\'s channels), IDEMPOTENCY_KEY_REUSED (another body, or another kind of answer: trigger, run, fan-out), '
+          + 'TEMPLATE_NOT_APPROVED or LIMIT_REACHED (a fan-out audience above the plan\'s bound)',
       },
       handler: async (input) => {
+        if (deps.startFanOut && isFanOutBody(input.body)) {
+          const started = await deps.startFanOut.execute(sendContext(input), input.body);
+          if (started.replayed) input.koa.set('Idempotent-Replayed', 'true');
+          return ok({ fanOut: true, ...started.fanOut }, 202);
+        }
         const started = deps.startWorkflowRun ? await deps.startWorkflowRun.execute(sendContext(input), input.body) : null;
         if (started?.run) {
           if (started.replayed) input.koa.set('Idempotent-Replayed', 'true');

@@ -1,4 +1,5 @@
 import type { GetWorkflow } from '../../../core/use-cases/workflows/get-workflow.ts';
+import type { GetFanOut } from '../../../core/use-cases/workflows/get-fan-out.ts';
 import type { GetWorkflowRun } from '../../../core/use-cases/workflows/get-workflow-run.ts';
 import { ListWorkflowRunsInput, MAX_RUNS_LISTED, type ListWorkflowRuns } from '../../../core/use-cases/workflows/list-workflow-runs.ts';
 import type { PutWorkflow } from '../../../core/use-cases/workflows/put-workflow.ts';
@@ -16,6 +17,7 @@ export interface WorkflowRouteDeps {
   listFailedWorkflowRuns: ListFailedWorkflowRuns;
   getWorkflowFailureAlert: GetWorkflowFailureAlert;
   acknowledgeWorkflowFailures: AcknowledgeWorkflowFailures;
+  getFanOut: GetFanOut;
 }
 
 const DENIED = { 401: 'UNAUTHORIZED (API keys are not accepted here)', 403: 'FORBIDDEN (not a member, or the role lacks the permission)' };
@@ -66,6 +68,12 @@ export function workflowRoutes(deps: WorkflowRouteDeps): RouteDefinition[] {
       auth: 'tenant-or-api-key', permission: 'events:read', apiKeyScope: 'events:read',
       responses: { 200: 'The run with its timeline', 400: 'ORGANIZATION_REQUIRED', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN (role lacks events:read, or the API key lacks the scope)', 404: 'NOT_FOUND (unknown id, or a run of another organization)' },
       handler: async (input) => ok(await deps.getWorkflowRun.execute(requireTenant(input), input.params['id'] ?? '')),
+    },
+    {
+      method: 'GET', path: '/fan-outs/:id', tag: 'Workflows', summary: 'One fan-out (a trigger to a segment or topic): status, counts and progress',
+      auth: 'tenant-or-api-key', permission: 'events:read', apiKeyScope: 'events:read',
+      responses: { 200: 'The fan-out: status, total, started, skipped and progress', 400: 'ORGANIZATION_REQUIRED', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN (role lacks events:read, or the API key lacks the scope)', 404: 'NOT_FOUND (unknown id, or a fan-out of another organization)' },
+      handler: async (input) => ok(await deps.getFanOut.execute(requireTenant(input), input.params['id'] ?? '')),
     },
   ];
 }
