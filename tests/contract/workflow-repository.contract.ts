@@ -105,6 +105,33 @@ export function describeWorkflowRepositoryContract(name: string, makeStorage: ()
       expect(await storage.transaction((tx) => tx.workflows.resumeDueDelays([last.id, more.id], at(60), at(62)))).to.deep.equal([]);
     });
 
+    it('resumer: claims due delay steps in resume-time order up to the limit, moves their runs, closes a cancelled run\'s step, leaves early ones', async () => {
+      const a = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      await storage.transaction((tx) => tx.workflows.resumeDueDelaySteps(at(60), at(60), 50_000)); // earlier suites' due steps (the database is shared)
+      const delay = { type: 'delay' as const, seconds: 60 };
+      const cancelled = aRun(event, { status: 'CANCELLED', steps: [delay] });
+      const last = aRun(event, { status: 'WAITING', steps: [delay] });
+      const more = aRun(event, { status: 'WAITING', steps: [delay, { type: 'throttle', limit: 1, windowSeconds: 60 }] });
+      const early = aRun(event, { status: 'WAITING', steps: [delay] });
+      for (const run of [cancelled, last, more, early]) await storage.workflows.insertRun(run);
+      await storage.workflows.claimStep(aStep(cancelled, 0, { resumeAt: at(5) }));
+      await storage.workflows.claimStep(aStep(last, 0, { resumeAt: at(10) }));
+      await storage.workflows.claimStep(aStep(more, 0, { resumeAt: at(20) }));
+      await storage.workflows.claimStep(aStep(early, 0, { resumeAt: at(120) }));
+      const claim = (limit: number) => storage.transaction((tx) => tx.workflows.resumeDueDelaySteps(at(60), at(61), limit));
+      expect(await claim(1)).to.deep.equal([]); // the cancelled run's step, the earliest: closed, not resumed
+      expect(await storage.workflows.findStep(a.id, cancelled.id, 0)).to.include({ status: 'DONE', outcome: 'CANCELLED' });
+      expect(await storage.workflows.findRun(a.id, cancelled.id)).to.include({ status: 'CANCELLED', cursor: 0 });
+      expect(await claim(1)).to.deep.equal([{ id: last.id, organizationId: a.id, status: 'COMPLETED' }]);
+      expect(await claim(10)).to.deep.equal([{ id: more.id, organizationId: a.id, status: 'RUNNING' }]);
+      expect(await claim(10)).to.deep.equal([]);
+      expect(await storage.workflows.findRun(a.id, more.id)).to.include({ status: 'RUNNING', cursor: 1, attempts: 0 });
+      expect(await storage.workflows.findStep(a.id, last.id, 0)).to.include({ status: 'DONE', outcome: 'RESUMED' });
+      expect(await storage.workflows.findStep(a.id, early.id, 0)).to.include({ status: 'WAITING' });
+      expect(await storage.workflows.findRun(a.id, early.id)).to.include({ status: 'WAITING', cursor: 0 });
+    });
+
     it('flushes a digest bucket once, with its items in arrival order; a flushed bucket takes no item', async () => {
       const a = await seedOrganization(storage);
       const key = uniqueId('bucket');
