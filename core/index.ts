@@ -421,6 +421,7 @@ export * from './use-cases/workflows/start-workflow-run.ts';
 export * from './use-cases/workflows/run-workflow-step.ts';
 export * from './use-cases/workflows/resume-due-delays.ts';
 export * from './use-cases/workflows/join-digests-in-batch.ts';
+export * from './use-cases/workflows/send-steps-in-batch.ts';
 // Tracked links (issue 33; docs/links.md).
 export * from './domain/tracked-links.ts';
 export * from './domain/link-settings.ts';

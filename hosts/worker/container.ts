@@ -28,6 +28,7 @@ import { RunWorkflowStep } from '../../core/use-cases/workflows/run-workflow-ste
 import { workflowStepHandler } from './workflow-step-handler.ts';
 import { ResumeDueDelays } from '../../core/use-cases/workflows/resume-due-delays.ts';
 import { JoinDigestsInBatch } from '../../core/use-cases/workflows/join-digests-in-batch.ts';
+import { SendStepsInBatch } from '../../core/use-cases/workflows/send-steps-in-batch.ts';
 import { inboxUnreadFallbackHandler } from './inbox-unread-fallback-handler.ts';
 import { AdvanceUnreadTrigger } from '../../core/use-cases/events/advance-unread-trigger.ts';
 import { verifyFallbackHandler } from './verify-fallback-handler.ts';
@@ -114,9 +115,9 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
   [INFRA.storage, INFRA.email]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => triggerFallbackHandler(new AdvanceTrigger(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
-  // Batches of WORKFLOW_STEP_BATCH: the set-wise paths (digest joins) scale with the batch; the rest run WORKER_CONCURRENCY at a time.
+  // Batches of WORKFLOW_STEP_BATCH: the set-wise paths (digest joins, sends) scale with the batch; the rest run WORKER_CONCURRENCY at a time.
   container.bind(WORKER.handlers).toResolvedValue((deps) => workflowStepHandler(new RunWorkflowStep(deps), WORKFLOW_STEP_BATCH,
-    { joins: new JoinDigestsInBatch(deps), concurrency: config.workerConcurrency }), [MESSAGING.sendDeps]);
+    { joins: new JoinDigestsInBatch(deps), sends: new SendStepsInBatch(deps), concurrency: config.workerConcurrency }), [MESSAGING.sendDeps]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
     // Delays have no job each: due ones resume set-wise, a chunk per transaction (core/use-cases/workflows/resume-due-delays.ts).
     const resume = new ResumeDueDelays({ storage, clock });

@@ -47,7 +47,7 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
     database, boss, storage, organizationId, eventId: event.id, slug, version, workers,
     /**
      * `count` runs (RUNNING, cursor 0) for `recipients` recipients (run g goes to recipient g mod recipients,
-     * interleaved), inserted by SQL, with their first jobs (pg-boss insert, chunks of 1000; `jobs: 'none'`: without). `variablesSql` is the
+     * interleaved), inserted by SQL, with their first jobs (pg-boss insert, chunks of 5000; `jobs: 'none'`: without). `variablesSql` is the
      * jsonb expression of a run's variables (g is its number).
      */
     async insertRuns(count: number, recipients: number, variablesSql: string, jobs: { startAfter: Date } | 'none' | null = null): Promise<void> {
@@ -62,8 +62,8 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
       }
       if (jobs === 'none') return;
       const rows = await database.em().execute<Array<{ id: string }>>('select id from workflow_runs where organization_id = ? order by created_at', [organizationId]);
-      for (let i = 0; i < rows.length; i += 1000) {
-        await boss.insert(QUEUES.workflowStep, rows.slice(i, i + 1000).map((r) => ({ data: { runId: r.id }, ...(jobs ? { startAfter: jobs.startAfter } : {}) })));
+      for (let i = 0; i < rows.length; i += 5000) {
+        await boss.insert(QUEUES.workflowStep, rows.slice(i, i + 5000).map((r) => ({ data: { runId: r.id }, ...(jobs ? { startAfter: jobs.startAfter } : {}) })));
       }
     },
     async startWorker(batch = 8): Promise<ChildProcess> {

@@ -43,7 +43,8 @@ export class JoinDigestsInBatch {
     if (runIds.length < 2) return new Set();
     return this.#deps.storage.transaction(async (tx) => {
       const runs = (await tx.workflows.lockRunningRuns(runIds)).filter((r) => digestAt(r) !== null);
-      const order = new Map(runIds.map((id, i) => [id, i] as const));
+      const order = new Map<string, number>();
+      runIds.forEach((id, i) => { if (!order.has(id)) order.set(id, i); });
       runs.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)); // arrival order: the batch's
       const taken = new Set<string>();
       const jobs: Array<{ data: Record<string, unknown>; options?: EnqueueOptions }> = [];
