@@ -433,6 +433,9 @@ export * from './use-cases/workflows/fan-out-audience.ts';
 export * from './use-cases/workflows/start-fan-out.ts';
 export * from './use-cases/workflows/run-fan-out.ts';
 export * from './use-cases/workflows/get-fan-out.ts';
+export * from './use-cases/workflows/resume-due-delays.ts';
+export * from './use-cases/workflows/join-digests-in-batch.ts';
+export * from './use-cases/workflows/send-steps-in-batch.ts';
 // Tracked links (issue 33; docs/links.md).
 export * from './domain/tracked-links.ts';
 export * from './domain/link-settings.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import { ACTIVE_RUN_STATUSES, type RunStatus, type WorkflowRun, type WorkflowStepRun, type WorkflowVersion } from '../../core/domain/workflow.ts';
-import type { DigestBucket, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import type { DigestBucket, DigestItem, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
 import type { FanOut, FanOutPatch, FanOutRecipient } from '../../core/domain/fan-out.ts';
 import { copy, type MemoryState } from './memory-state.ts';
 
@@ -83,6 +83,48 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     return moved;
   }
 
+  async resumeDueDelaySteps(dueBy: Date, now: Date, limit: number): Promise<Array<{ id: string; organizationId: string; status: RunStatus }>> {
+    const due = [...this.#state.workflowSteps.values()]
+      .filter((s) => s.type === 'delay' && s.status === 'WAITING' && s.resumeAt && s.resumeAt <= dueBy)
+      .sort((a, b) => a.resumeAt!.getTime() - b.resumeAt!.getTime());
+    const moved: Array<{ id: string; organizationId: string; status: RunStatus }> = [];
+    let claimed = 0;
+    for (const step of due) {
+      if (claimed >= Math.max(1, limit)) break;
+      const run = this.#state.workflowRuns.get(step.runId);
+      if (!run) continue;
+      const waitingHere = run.status === 'WAITING' && run.cursor === step.index;
+      if (!waitingHere && ACTIVE_RUN_STATUSES.includes(run.status)) continue;
+      claimed += 1;
+      const outcome = waitingHere ? 'RESUMED' : run.status === 'CANCELLED' ? 'CANCELLED' : 'ENDED';
+      this.#state.workflowSteps.set(`${step.runId}/${step.index}`, { ...step, status: 'DONE', outcome, finishedAt: now });
+      if (!waitingHere) continue;
+      const status: RunStatus = run.cursor + 1 >= run.steps.length ? 'COMPLETED' : 'RUNNING';
+      this.#state.workflowRuns.set(run.id, { ...run, cursor: run.cursor + 1, status, attempts: 0, error: null, updatedAt: now });
+      moved.push({ id: run.id, organizationId: run.organizationId, status });
+    }
+    return moved;
+  }
+
+  async lockRunningRuns(runIds: readonly string[]): Promise<WorkflowRun[]> {
+    return [...new Set(runIds)].map((id) => this.#state.workflowRuns.get(id)).filter((r): r is WorkflowRun => r?.status === 'RUNNING').map(copy);
+  }
+
+  async claimSteps(steps: readonly WorkflowStepRun[]): Promise<void> {
+    const keys = steps.map((s) => `${s.runId}/${s.index}`);
+    if (new Set(keys).size !== keys.length || keys.some((k) => this.#state.workflowSteps.has(k))) throw new AppError('CONFLICT', 'A step run already exists');
+    steps.forEach((step, i) => this.#state.workflowSteps.set(keys[i]!, copy(step)));
+  }
+
+  async moveRuns(organizationId: string, moves: ReadonlyArray<{ id: string; status: RunStatus; cursor: number }>, now: Date): Promise<void> {
+    for (const move of moves) {
+      const run = this.#state.workflowRuns.get(move.id);
+      if (run && run.organizationId === organizationId) {
+        this.#state.workflowRuns.set(move.id, { ...run, status: move.status, cursor: move.cursor, attempts: 0, error: null, waitingFor: null, updatedAt: now });
+      }
+    }
+  }
+
   async claimStep(step: WorkflowStepRun): Promise<boolean> {
     const key = `${step.runId}/${step.index}`;
     if (this.#state.workflowSteps.has(key)) return false;
@@ -109,6 +151,23 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
   async lockLatestBucket(organizationId: string, bucketKey: string): Promise<DigestBucket | null> {
     const hits = this.#state.digestBuckets.filter((b) => b.organizationId === organizationId && b.bucketKey === bucketKey);
     return hits.length ? copy(hits.sort(newestFirst)[0]!) : null;
+  }
+
+  async lockLatestBuckets(organizationId: string, bucketKeys: readonly string[]): Promise<Map<string, DigestBucket>> {
+    const latest = new Map<string, DigestBucket>();
+    for (const key of new Set(bucketKeys)) {
+      const bucket = await this.lockLatestBucket(organizationId, key);
+      if (bucket) latest.set(key, bucket);
+    }
+    return latest;
+  }
+
+  async writeDigestJoins(organizationId: string, joins: { buckets: readonly DigestBucket[]; items: readonly DigestItem[]; grown: ReadonlyArray<{ bucketId: string; added: number }> }): Promise<void> {
+    const grown = joins.grown.map((g) => ({ bucket: this.#state.digestBuckets.find((b) => b.id === g.bucketId && b.organizationId === organizationId), added: g.added }));
+    if (grown.some((g) => g.bucket?.status !== 'OPEN')) throw new AppError('CONFLICT', 'The digest bucket is not open');
+    for (const g of grown) g.bucket!.itemCount += g.added;
+    for (const bucket of joins.buckets) this.#state.digestBuckets.push(copy(bucket));
+    for (const item of joins.items) this.#state.digestItems.push({ ...item, variables: copy(item.variables) });
   }
 
   async openBucket(bucket: DigestBucket): Promise<void> {

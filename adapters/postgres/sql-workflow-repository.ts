@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { AppError } from '../../core/errors.ts';
 import type { RunStatus, StepRunStatus, StepType, WorkflowRun, WorkflowStepRun, WorkflowVersion } from '../../core/domain/workflow.ts';
-import type { DigestBucket, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
+import type { DigestBucket, DigestItem, FailureAcknowledgement, RunPatch, WorkflowRepository } from '../../core/ports/workflow-repository.ts';
 import type { FanOut, FanOutPatch, FanOutRecipient } from '../../core/domain/fan-out.ts';
 import { isUniqueViolation } from './db-errors.ts';
 import { sqlFanOuts } from './sql-fan-out-queries.ts';
@@ -153,6 +153,60 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     return rows;
   }
 
+  async resumeDueDelaySteps(dueBy: Date, now: Date, limit: number): Promise<Array<{ id: string; organizationId: string; status: RunStatus }>> {
+    // 1. Claim: the partial index workflow_step_runs_due_delays (migration 0070) yields the due steps in order; each
+    // step row and its run are locked (SKIP LOCKED: a run a step job or another resumer holds is left to it, and rows
+    // changed since the snapshot are re-checked against the conditions once locked).
+    const due = await sqlRows<{ step_row: string; run_row: string; run_status: RunStatus }>(this.#em, `select s.ctid::text as step_row, r.ctid::text as run_row,
+        r.status as run_status from workflow_step_runs s join workflow_runs r on r.id = s.run_id
+      where s.status = 'WAITING' and s.type = 'delay' and s.resume_at <= $1
+        and ((r.status = 'WAITING' and r.cursor = s.step_index) or r.status in ('CANCELLED', 'COMPLETED', 'FAILED'))
+      order by s.resume_at limit $2 for update of s, r skip locked`, [dueBy, Math.max(1, Math.min(limit, 50_000))]);
+    if (due.length === 0) return [];
+    // 2. Move (a new statement, so its snapshot sees the locked row versions; our locks keep their ctids): the step
+    // and its run together (the run only with its step: a belt, the locks already guarantee it); a due step of an
+    // ended run (cancelled) is closed.
+    const resumes = due.filter((d) => d.run_status === 'WAITING');
+    const closes = due.filter((d) => d.run_status !== 'WAITING');
+    return sqlRows<{ id: string; organizationId: string; status: RunStatus }>(this.#em, `with resumed as (
+        update workflow_step_runs set status = 'DONE', outcome = 'RESUMED', finished_at = $3 where ctid = any($1::tid[]) and status = 'WAITING' returning run_id),
+      closed as (update workflow_step_runs s set status = 'DONE', finished_at = $3, outcome = case when r.status = 'CANCELLED' then 'CANCELLED' else 'ENDED' end
+        from workflow_runs r where s.ctid = any($4::tid[]) and r.id = s.run_id)
+      update workflow_runs r set cursor = r.cursor + 1, attempts = 0, error = null, updated_at = $3,
+        status = case when r.cursor + 1 >= jsonb_array_length(r.steps) then 'COMPLETED' else 'RUNNING' end
+      where r.ctid = any($2::tid[]) and r.id in (select run_id from resumed) returning r.id, r.organization_id as "organizationId", r.status`,
+    [resumes.map((d) => d.step_row), resumes.map((d) => d.run_row), now, closes.map((d) => d.step_row)]);
+  }
+
+  async lockRunningRuns(runIds: readonly string[]): Promise<WorkflowRun[]> {
+    if (runIds.length === 0) return [];
+    const rows = await sqlRows<Row>(this.#em, `select * from workflow_runs where id = any($1::text[]) and status = 'RUNNING' order by id for update skip locked`,
+      [[...new Set(runIds)]]);
+    return rows.map(toRun);
+  }
+
+  async claimSteps(steps: readonly WorkflowStepRun[]): Promise<void> {
+    if (steps.length === 0) return;
+    try {
+      await sqlRows(this.#em, `insert into workflow_step_runs (run_id, step_index, organization_id, type, status, outcome, message_id, trigger_id, resume_at, detail, started_at, finished_at)
+        select * from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::jsonb[], $11::timestamptz[], $12::timestamptz[])`,
+      [steps.map((s) => s.runId), steps.map((s) => s.index), steps.map((s) => s.organizationId), steps.map((s) => s.type), steps.map((s) => s.status),
+        steps.map((s) => s.outcome), steps.map((s) => s.messageId), steps.map((s) => s.triggerId), steps.map((s) => s.resumeAt), steps.map((s) => JSON.stringify(s.detail)),
+        steps.map((s) => s.startedAt), steps.map((s) => s.finishedAt)]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'A step run already exists');
+      throw error;
+    }
+  }
+
+  async moveRuns(organizationId: string, moves: ReadonlyArray<{ id: string; status: RunStatus; cursor: number }>, now: Date): Promise<void> {
+    if (moves.length === 0) return;
+    // `id = any(...)` and array_position, not a join with unnest: one pass whatever the (often stale) statistics of a fast-growing table.
+    await sqlRows(this.#em, `update workflow_runs r set status = ($3::text[])[array_position($2::text[], r.id)], cursor = ($5::int[])[array_position($2::text[], r.id)],
+      attempts = 0, error = null, waiting_for = null, updated_at = $4 where r.organization_id = $1 and r.id = any($2::text[])`,
+    [organizationId, moves.map((m) => m.id), moves.map((m) => m.status), now, moves.map((m) => m.cursor)]);
+  }
+
   async claimStep(s: WorkflowStepRun): Promise<boolean> {
     const rows = await sqlRows(this.#em, `insert into workflow_step_runs (run_id, step_index, organization_id, type, status, outcome, message_id, trigger_id,
       resume_at, detail, started_at, finished_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)
@@ -184,6 +238,36 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     const rows = await sqlRows<Row>(this.#em, `select * from workflow_digest_buckets where organization_id = $1 and bucket_key = $2
       order by created_at desc, id desc limit 1 for update`, [organizationId, bucketKey], { prepare: true });
     return rows[0] ? toBucket(rows[0]) : null;
+  }
+
+  async lockLatestBuckets(organizationId: string, bucketKeys: readonly string[]): Promise<Map<string, DigestBucket>> {
+    const keys = [...new Set(bucketKeys)];
+    if (keys.length === 0) return new Map();
+    // The same advisory lock as lockLatestBucket, taken in hash order (the subquery's order is the locking order).
+    await sqlRows(this.#em, `select pg_advisory_xact_lock(h) from (select hashtextextended($1 || ' ' || k, 31) as h from unnest($2::text[]) k
+      group by 1 order by 1 offset 0) locks`, [organizationId, keys]);
+    const rows = await sqlRows<Row>(this.#em, `select distinct on (bucket_key) * from workflow_digest_buckets where organization_id = $1 and bucket_key = any($2::text[])
+      order by bucket_key, created_at desc, id desc`, [organizationId, keys]);
+    return new Map(rows.map((r) => [r['bucket_key'] as string, toBucket(r)]));
+  }
+
+  async writeDigestJoins(organizationId: string, joins: { buckets: readonly DigestBucket[]; items: readonly DigestItem[]; grown: ReadonlyArray<{ bucketId: string; added: number }> }): Promise<void> {
+    if (joins.grown.length > 0) {
+      const rows = await sqlRows(this.#em, `update workflow_digest_buckets b set item_count = b.item_count + ($3::int[])[array_position($2::text[], b.id)]
+        where b.organization_id = $1 and b.id = any($2::text[]) and b.status = 'OPEN' returning b.id`, [organizationId, joins.grown.map((g) => g.bucketId), joins.grown.map((g) => g.added)]);
+      if (rows.length !== joins.grown.length) throw new AppError('CONFLICT', 'The digest bucket is not open');
+    }
+    const { buckets, items } = joins;
+    if (buckets.length > 0) {
+      await sqlRows(this.#em, `insert into workflow_digest_buckets (id, organization_id, bucket_key, owner_run_id, status, item_count, flush_at, created_at)
+        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[])`,
+      [buckets.map((b) => b.id), buckets.map((b) => b.organizationId), buckets.map((b) => b.bucketKey), buckets.map((b) => b.ownerRunId), buckets.map((b) => b.status),
+        buckets.map((b) => b.itemCount), buckets.map((b) => b.flushAt), buckets.map((b) => b.createdAt)]);
+    }
+    if (items.length > 0) {
+      await sqlRows(this.#em, 'insert into workflow_digest_items (bucket_id, run_id, variables, added_at) select * from unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])',
+        [items.map((i) => i.bucketId), items.map((i) => i.runId), items.map((i) => JSON.stringify(i.variables)), items.map((i) => i.at)]);
+    }
   }
 
   async openBucket(b: DigestBucket): Promise<void> {

@@ -24,6 +24,9 @@ export interface FailureAcknowledgement {
   at: Date;
 }
 
+/** One trigger's variables collected into a bucket. */
+export interface DigestItem { bucketId: string; runId: string; variables: Record<string, string>; at: Date }
+
 /**
  * Workflow versions, runs, step runs, digest buckets and throttle windows. Tenant-scoped: every method
  * takes the organization first, except `lockRun`/`findRunForWorker` which the worker calls with a run id
@@ -66,6 +69,24 @@ export interface WorkflowRepository {
    * runs moved with their new status.
    */
   resumeDueDelays(runIds: readonly string[], dueBy: Date, now: Date): Promise<Array<{ id: string; status: RunStatus }>>;
+  /**
+   * The delay resumer (docs/adr/0044, "Due delays"): claims at most `limit` WAITING delay steps with
+   * `resume_at <= dueBy`, in resume-time order, locking their runs and skipping runs another transaction holds
+   * (FOR UPDATE SKIP LOCKED: concurrent resumers take disjoint chunks), and in the same statement moves each run
+   * WAITING at that step past it (step DONE/RESUMED, cursor + 1, RUNNING or COMPLETED when it was the last step).
+   * A due step of a CANCELLED run is closed (DONE/CANCELLED) and not answered. Answers the runs moved.
+   * Worker-scoped: no organization (the resumer serves every tenant).
+   */
+  resumeDueDelaySteps(dueBy: Date, now: Date, limit: number): Promise<Array<{ id: string; organizationId: string; status: RunStatus }>>;
+  /**
+   * The batch path (docs/adr/0044, "Digest joins in batches"): of these runs, the RUNNING ones, each row locked
+   * until the transaction ends; a run another transaction holds is left out (SKIP LOCKED: its job runs it).
+   */
+  lockRunningRuns(runIds: readonly string[]): Promise<WorkflowRun[]>;
+  /** Inserts many step runs; AppError CONFLICT (the transaction must roll back) when one (run, index) exists. */
+  claimSteps(steps: readonly WorkflowStepRun[]): Promise<void>;
+  /** Many runs' new status and cursor at once (attempts 0, error and waitingFor cleared). */
+  moveRuns(organizationId: string, moves: ReadonlyArray<{ id: string; status: RunStatus; cursor: number }>, now: Date): Promise<void>;
   /** Inserts the step run; false (nothing written) when (runId, index) already exists. */
   claimStep(step: WorkflowStepRun): Promise<boolean>;
   findStep(organizationId: string, runId: string, index: number): Promise<WorkflowStepRun | null>;
@@ -78,6 +99,17 @@ export interface WorkflowRepository {
    * PostgreSQL), then answers the key's most recent bucket (open or flushed), locked FOR UPDATE.
    */
   lockLatestBucket(organizationId: string, bucketKey: string): Promise<DigestBucket | null>;
+  /**
+   * `lockLatestBucket` for many keys at once: every key's lock, taken in one fixed order (so two batches never
+   * deadlock), then each key's most recent bucket (keys without one are absent).
+   */
+  lockLatestBuckets(organizationId: string, bucketKeys: readonly string[]): Promise<Map<string, DigestBucket>>;
+  /**
+   * A batch of digest joins (each key locked by `lockLatestBuckets`): new buckets (with their item counts),
+   * the items, and `grown` OPEN buckets' counts raised by their new items; AppError CONFLICT when one of
+   * those is no longer OPEN (the transaction must roll back).
+   */
+  writeDigestJoins(organizationId: string, joins: { buckets: readonly DigestBucket[]; items: readonly DigestItem[]; grown: ReadonlyArray<{ bucketId: string; added: number }> }): Promise<void>;
   /** A new bucket (OPEN, or FLUSHED as the look-back marker of a trigger that went at once). */
   openBucket(bucket: DigestBucket): Promise<void>;
   /** Adds a run's variables to an OPEN bucket and counts it; answers the new count. */

@@ -28,6 +28,9 @@ import { RunWorkflowStep } from '../../core/use-cases/workflows/run-workflow-ste
 import { workflowStepHandler } from './workflow-step-handler.ts';
 import { RunFanOut } from '../../core/use-cases/workflows/run-fan-out.ts';
 import { workflowFanOutHandler } from './workflow-fan-out-handler.ts';
+import { ResumeDueDelays } from '../../core/use-cases/workflows/resume-due-delays.ts';
+import { JoinDigestsInBatch } from '../../core/use-cases/workflows/join-digests-in-batch.ts';
+import { SendStepsInBatch } from '../../core/use-cases/workflows/send-steps-in-batch.ts';
 import { inboxUnreadFallbackHandler } from './inbox-unread-fallback-handler.ts';
 import { AdvanceUnreadTrigger } from '../../core/use-cases/events/advance-unread-trigger.ts';
 import { verifyFallbackHandler } from './verify-fallback-handler.ts';
@@ -58,6 +61,13 @@ const RECOVERY_SWEEP_MS = 5_000;
 const VERIFY_EXPIRY_SWEEP_MS = 30_000;
 /** How often each worker process releases due SCHEDULED messages and starts due campaigns (docs/scheduling.md). */
 export const SCHEDULER_TICK_MS = 1_000;
+/** How often every worker's delay resumer looks for due workflow delays (docs/adr/0044, "Due delays"). */
+export const WORKFLOW_RESUME_TICK_MS = 500;
+/**
+ * workflow-step jobs fetched per batch: a batch's digest joins are one transaction of a few statements whatever its
+ * size, so 1,000,000 triggers take 2,000 of them; the jobs left (sends, branches ...) run WORKER_CONCURRENCY at a time.
+ */
+export const WORKFLOW_STEP_BATCH = 500;
 
 /**
  * Partition upkeep first runs this long after the worker starts (then every PARTITION_MAINTENANCE_INTERVAL_MS):
@@ -110,8 +120,15 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
     new SendLowBalanceAlert({ storage, email, threshold: config.lowBalanceThreshold, publicUrl: config.publicUrl }), config.workerConcurrency),
   [INFRA.storage, INFRA.email]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => triggerFallbackHandler(new AdvanceTrigger(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
-  container.bind(WORKER.handlers).toResolvedValue((deps) => workflowStepHandler(new RunWorkflowStep(deps), config.workerConcurrency), [MESSAGING.sendDeps]);
+  // Batches of WORKFLOW_STEP_BATCH: the set-wise paths (digest joins, sends) scale with the batch; the rest run WORKER_CONCURRENCY at a time.
+  container.bind(WORKER.handlers).toResolvedValue((deps) => workflowStepHandler(new RunWorkflowStep(deps), WORKFLOW_STEP_BATCH,
+    { joins: new JoinDigestsInBatch(deps), sends: new SendStepsInBatch(deps), concurrency: config.workerConcurrency }), [MESSAGING.sendDeps]);
   container.bind(WORKER.handlers).toResolvedValue((deps) => workflowFanOutHandler(new RunFanOut(deps), logger), [MESSAGING.sendDeps]);
+  container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
+    // Delays have no job each: due ones resume set-wise, a chunk per transaction (core/use-cases/workflows/resume-due-delays.ts).
+    const resume = new ResumeDueDelays({ storage, clock });
+    return { name: 'resume-workflow-delays', everyMs: WORKFLOW_RESUME_TICK_MS, run: () => resume.execute() };
+  }, [INFRA.storage, INFRA.clock]);
   container.bind(WORKER.tasks).toResolvedValue((deps): PeriodicTask => {
     const expire = new ExpireVerifications(deps);
     return { name: 'expire-verifications', everyMs: VERIFY_EXPIRY_SWEEP_MS, run: () => expire.execute() };

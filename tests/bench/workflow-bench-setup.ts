@@ -47,10 +47,10 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
     database, boss, storage, organizationId, ids, clock, eventId: event.id, slug, version, workers,
     /**
      * `count` runs (RUNNING, cursor 0) for `recipients` recipients (run g goes to recipient g mod recipients,
-     * interleaved), inserted by SQL, with their first jobs (pg-boss insert, chunks of 1000). `variablesSql` is the
+     * interleaved), inserted by SQL, with their first jobs (pg-boss insert, chunks of 5000; `jobs: 'none'`: without). `variablesSql` is the
      * jsonb expression of a run's variables (g is its number).
      */
-    async insertRuns(count: number, recipients: number, variablesSql: string, jobStartAfter: Date | null = null): Promise<void> {
+    async insertRuns(count: number, recipients: number, variablesSql: string, jobs: { startAfter: Date } | 'none' | null = null): Promise<void> {
       for (let from = 0; from < count; from += 50_000) {
         const to = Math.min(count, from + 50_000) - 1;
         await database.em().execute(`insert into workflow_runs (id, organization_id, event_id, event_slug, version, steps, cancel_on, retry, request, correlation_key,
@@ -60,9 +60,10 @@ export async function setUpWorkflowBench(steps: unknown[], templateBody: string,
             null, 'RUNNING', 0, 0, false, now() + g * interval '1 microsecond', now()
           from generate_series(?::int, ?::int) g`, [organizationId, event.id, slug, version.version, JSON.stringify(version.steps), recipients, from, to]);
       }
+      if (jobs === 'none') return;
       const rows = await database.em().execute<Array<{ id: string }>>('select id from workflow_runs where organization_id = ? order by created_at', [organizationId]);
-      for (let i = 0; i < rows.length; i += 1000) {
-        await boss.insert(QUEUES.workflowStep, rows.slice(i, i + 1000).map((r) => ({ data: { runId: r.id }, ...(jobStartAfter ? { startAfter: jobStartAfter } : {}) })));
+      for (let i = 0; i < rows.length; i += 5000) {
+        await boss.insert(QUEUES.workflowStep, rows.slice(i, i + 5000).map((r) => ({ data: { runId: r.id }, ...(jobs ? { startAfter: jobs.startAfter } : {}) })));
       }
     },
     /** `heapMb`: the worker's V8 old-space bound (--max-old-space-size), to show a run fits in it. */

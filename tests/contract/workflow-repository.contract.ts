@@ -137,6 +137,64 @@ export function describeWorkflowRepositoryContract(name: string, makeStorage: ()
       expect(await storage.transaction((tx) => tx.workflows.resumeDueDelays([last.id, more.id], at(60), at(62)))).to.deep.equal([]);
     });
 
+    it('resumer: claims due delay steps in resume-time order up to the limit, moves their runs, closes a cancelled run\'s step, leaves early ones', async () => {
+      const a = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      await storage.transaction((tx) => tx.workflows.resumeDueDelaySteps(at(60), at(60), 50_000)); // earlier suites' due steps (the database is shared)
+      const delay = { type: 'delay' as const, seconds: 60 };
+      const cancelled = aRun(event, { status: 'CANCELLED', steps: [delay] });
+      const last = aRun(event, { status: 'WAITING', steps: [delay] });
+      const more = aRun(event, { status: 'WAITING', steps: [delay, { type: 'throttle', limit: 1, windowSeconds: 60 }] });
+      const early = aRun(event, { status: 'WAITING', steps: [delay] });
+      for (const run of [cancelled, last, more, early]) await storage.workflows.insertRun(run);
+      await storage.workflows.claimStep(aStep(cancelled, 0, { resumeAt: at(5) }));
+      await storage.workflows.claimStep(aStep(last, 0, { resumeAt: at(10) }));
+      await storage.workflows.claimStep(aStep(more, 0, { resumeAt: at(20) }));
+      await storage.workflows.claimStep(aStep(early, 0, { resumeAt: at(120) }));
+      const claim = (limit: number) => storage.transaction((tx) => tx.workflows.resumeDueDelaySteps(at(60), at(61), limit));
+      expect(await claim(1)).to.deep.equal([]); // the cancelled run's step, the earliest: closed, not resumed
+      expect(await storage.workflows.findStep(a.id, cancelled.id, 0)).to.include({ status: 'DONE', outcome: 'CANCELLED' });
+      expect(await storage.workflows.findRun(a.id, cancelled.id)).to.include({ status: 'CANCELLED', cursor: 0 });
+      expect(await claim(1)).to.deep.equal([{ id: last.id, organizationId: a.id, status: 'COMPLETED' }]);
+      expect(await claim(10)).to.deep.equal([{ id: more.id, organizationId: a.id, status: 'RUNNING' }]);
+      expect(await claim(10)).to.deep.equal([]);
+      expect(await storage.workflows.findRun(a.id, more.id)).to.include({ status: 'RUNNING', cursor: 1, attempts: 0 });
+      expect(await storage.workflows.findStep(a.id, last.id, 0)).to.include({ status: 'DONE', outcome: 'RESUMED' });
+      expect(await storage.workflows.findStep(a.id, early.id, 0)).to.include({ status: 'WAITING' });
+      expect(await storage.workflows.findRun(a.id, early.id)).to.include({ status: 'WAITING', cursor: 0 });
+    });
+
+    it('batch joins: locks the RUNNING runs, claims steps at once (CONFLICT on a repeat), moves runs, writes buckets and items, refuses a flushed bucket', async () => {
+      const a = await seedOrganization(storage);
+      const event = await seedEvent(storage, a.id);
+      const digest = { type: 'digest' as const, windowSeconds: 60, maxItems: 10, lookBack: false };
+      const owner = aRun(event, { steps: [digest] });
+      const joiner = aRun(event, { steps: [digest] });
+      const waiting = aRun(event, { status: 'WAITING', steps: [digest] });
+      for (const run of [owner, joiner, waiting]) await storage.workflows.insertRun(run);
+      const key = uniqueId('key');
+      const open = { id: uniqueId('b'), organizationId: a.id, bucketKey: key, ownerRunId: owner.id, status: 'OPEN' as const, itemCount: 1, flushAt: at(60), createdAt: at(0) };
+      const other = uniqueId('key');
+      await storage.transaction(async (tx) => {
+        expect((await tx.workflows.lockRunningRuns([owner.id, joiner.id, waiting.id, owner.id])).map((r) => r.id).sort()).to.deep.equal([owner.id, joiner.id].sort());
+        expect((await tx.workflows.lockLatestBuckets(a.id, [key, other])).size).to.equal(0);
+        await tx.workflows.writeDigestJoins(a.id, { buckets: [open], items: [{ bucketId: open.id, runId: owner.id, variables: { order: 'A' }, at: at(1) }], grown: [] });
+        await tx.workflows.claimSteps([aStep(owner, 0, { type: 'digest', outcome: 'COLLECTING' }), aStep(joiner, 0, { type: 'digest', status: 'DONE', outcome: 'DIGESTED', resumeAt: null, finishedAt: at(1) })]);
+        await tx.workflows.moveRuns(a.id, [{ id: owner.id, status: 'WAITING', cursor: 0 }, { id: joiner.id, status: 'COMPLETED', cursor: 1 }], at(2));
+      });
+      const latest = await storage.transaction((tx) => tx.workflows.lockLatestBuckets(a.id, [key, other]));
+      expect([...latest.keys()]).to.deep.equal([key]);
+      expect(latest.get(key)).to.deep.equal(open);
+      await storage.transaction((tx) => tx.workflows.writeDigestJoins(a.id, { buckets: [], items: [{ bucketId: open.id, runId: joiner.id, variables: { order: 'B' }, at: at(2) }], grown: [{ bucketId: open.id, added: 1 }] }));
+      expect(await storage.workflows.findRun(a.id, joiner.id)).to.include({ status: 'COMPLETED', cursor: 1, attempts: 0 });
+      expect(await storage.workflows.findRun(a.id, owner.id)).to.include({ status: 'WAITING', cursor: 0 });
+      expect(await storage.workflows.findStep(a.id, joiner.id, 0)).to.include({ status: 'DONE', outcome: 'DIGESTED' });
+      expect((await rejection(storage.transaction((tx) => tx.workflows.claimSteps([aStep(owner, 0)])))).code).to.equal('CONFLICT');
+      expect(await storage.transaction((tx) => tx.workflows.flushDigest(a.id, open.id, 10))).to.deep.equal({ flushed: true, items: [{ order: 'A' }, { order: 'B' }] });
+      const late = storage.transaction((tx) => tx.workflows.writeDigestJoins(a.id, { buckets: [], items: [{ bucketId: open.id, runId: uniqueId('run'), variables: {}, at: at(3) }], grown: [{ bucketId: open.id, added: 1 }] }));
+      expect((await rejection(late)).code).to.equal('CONFLICT');
+    });
+
     it('flushes a digest bucket once, with its items in arrival order; a flushed bucket takes no item', async () => {
       const a = await seedOrganization(storage);
       const key = uniqueId('bucket');

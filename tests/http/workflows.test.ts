@@ -30,6 +30,12 @@ describe('HTTP: workflows', function () {
     return res.body.data as { id: string; slug: string };
   }
 
+  /** The bodies SMS'd to `to`, once `count` arrived (the delivery is its own job, after the run's send step). */
+  async function received(to: string, count: number): Promise<string[]> {
+    for (let i = 0; i < 100 && sms.received.filter((m) => m.to === to).length < count; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    return sms.received.filter((m) => m.to === to).map((m) => m.body);
+  }
+
   async function settled(runId: string, until: (run: { status: string }) => boolean, auth = tenant.auth) {
     let run = (await app.api.get(`/workflow-runs/${runId}`, auth)).body.data;
     for (let i = 0; i < 150 && !until(run); i++) {
@@ -49,7 +55,8 @@ describe('HTTP: workflows', function () {
     const infra = await sharedInfrastructure();
     const container = buildWorkerContainer(testConfig(), createLogger('silent'), infra, { providers });
     await loadProviders(container);
-    worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'));
+    // The workflow-step handler and the delay resumer, as `npm run worker` runs them.
+    worker = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'), container.getAll(WORKER.tasks).filter((t) => t.name === 'resume-workflow-delays'));
   });
   after(async () => { await worker?.stop(); await app?.close(); });
 
@@ -89,10 +96,25 @@ describe('HTTP: workflows', function () {
     expect(run.timeline.map((s: { type: string; outcome: string }) => [s.type, s.outcome])).to.deep.equal([['branch', 'TRUE'], ['send', 'SENT']]);
     expect(run.timeline[1].messageId).to.be.a('string');
     expect(run.cost).to.be.greaterThan(0);
-    expect(sms.received.filter((m) => m.to === '+233241110001').map((m) => m.body)).to.deep.equal(['Order A-1 update']);
+    expect(await received('+233241110001', 1)).to.deep.equal(['Order A-1 update']);
     expect((await app.api.get(`/workflow-runs/${run.id}`, other.auth)).status).to.equal(404);
     const list = await app.api.get(`/events/${e.id}/workflow/runs`, tenant.auth);
     expect(list.body.data.map((r: { id: string }) => r.id)).to.deep.equal([run.id]);
+  });
+
+  it('resumes a delay through the worker\'s resumer (no job of its own), then sends the next step', async () => {
+    const e = await event('wf.delayed');
+    await app.api.put(`/events/${e.id}/workflow`, { steps: [{ type: 'delay', seconds: 1 }, { type: 'send' }] }, tenant.auth);
+    const res = await app.api.post('/events/trigger', { event: e.slug, to: '+233241110003', variables: { order: 'D-1' } }, { apiKey: liveKey });
+    expect(res.status, res.text).to.equal(201);
+    const waiting = await settled(res.body.data.id, (r) => r.status === 'WAITING');
+    expect(waiting.timeline[0]).to.include({ type: 'delay', status: 'WAITING', outcome: 'DELAYED' });
+    const jobs = await app.container.get(INFRA.database).em().execute<Array<{ n: string }>>(
+      `select count(*) as n from pgboss.job where name = 'workflow-step' and data->>'runId' = ? and state = 'created'`, [res.body.data.id]);
+    expect(Number(jobs[0]?.n)).to.equal(0);
+    const run = await settled(res.body.data.id, (r) => r.status === 'COMPLETED');
+    expect(run.timeline.map((s: { type: string; outcome: string }) => [s.type, s.outcome])).to.deep.equal([['delay', 'RESUMED'], ['send', 'SENT']]);
+    expect(await received('+233241110003', 1)).to.deep.equal(['Order D-1 update']);
   });
 
   it('cancels a waiting payment reminder when payment.received is triggered with the same correlationKey', async () => {

@@ -29,11 +29,12 @@ export class RunWorkflowStep {
   readonly #deps: TriggerDeps;
   constructor(deps: TriggerDeps) { this.#deps = deps; }
 
-  async execute(runId: string): Promise<void> {
+  /** `stopAtSend`: returns true, having done nothing more, when the run stands at a send step (the batch path sends those together). */
+  async execute(runId: string, options: { stopAtSend?: boolean } = {}): Promise<boolean> {
     let stepCount = Number.POSITIVE_INFINITY; // known after the first step: no further transaction once the run is done
     for (let i = 0; i < MAX_STEPS_PER_JOB; i++) {
       let sent: { triggerId: string; messageId: string } | null = null;
-      let decision: StepDecision | 'stop';
+      let decision: StepDecision | 'stop' | 'send';
       try {
         decision = await this.#deps.storage.transaction(async (tx) => {
           const run = await tx.workflows.lockRun(runId);
@@ -45,6 +46,7 @@ export class RunWorkflowStep {
             return 'stop';
           }
           const step = run.steps[run.cursor]!;
+          if (options.stopAtSend && step.type === 'send') return 'send';
           const existing = await tx.workflows.findStep(run.organizationId, run.id, run.cursor);
           if (existing?.status === 'DONE') return 'stop'; // cannot happen: the cursor moves with the step's row
           const env: StepEnv = { tx, ids: this.#deps.ids, run, index: run.cursor, existing, now };
@@ -54,11 +56,13 @@ export class RunWorkflowStep {
         });
       } catch (error) {
         await this.#failed(runId, error);
-        return;
+        return false;
       }
+      if (decision === 'send') return true;
       if (sent) await this.#fallbackAtOnce(sent);
       if (decision === 'stop' || !('next' in decision) || decision.next >= stepCount) break;
     }
+    return false;
   }
 
   /**

@@ -43,8 +43,13 @@ export async function finishStep(env: StepEnv, type: WorkflowStep['type'], outco
   }
 }
 
+/**
+ * The step waits until `resumeAt` (its WAITING row holds the time). A delay has no job of its own: the delay
+ * resumer (resume-due-delays.ts) of every worker claims due delay rows set-wise; other waits enqueue their job.
+ */
 async function waitUntil(env: StepEnv, type: WorkflowStep['type'], resumeAt: Date, detail: Record<string, unknown>, outcome: string): Promise<StepDecision> {
   if (!env.existing) await env.tx.workflows.claimStep(stepRow(env, type, { status: 'WAITING', outcome, resumeAt, detail, finishedAt: null }));
+  if (type === 'delay') return { wait: resumeAt };
   const seconds = Math.max(0, Math.ceil((resumeAt.getTime() - env.now.getTime()) / 1000));
   await env.tx.jobs.enqueue(QUEUES.workflowStep, { runId: env.run.id }, { startAfterSeconds: seconds });
   return { wait: resumeAt };
