@@ -21,7 +21,7 @@ import { startSlowArkesel, writeArkeselProvidersFile, type FakeVendor } from './
  * Settings: --backlog=20000 --idle=100 --probes=50 --every=200. With --latency=50 every SMS goes to a fake
  * Arkesel in its own process answering after 50 ms, through the platform's Arkesel provider bounded to
  * --max-concurrency (50) sends in flight: the vendor, not the CPU, bounds the drain (50 / 50 ms = 1,000/s).
- * Own database `nkra_bench_fairness` on DATABASE_URL's server (default the local PostgreSQL). Targets (issue 30): idle p50 <= 50 ms, p99 <= 200 ms;
+ * Own database `nkra_bench_fairness` (`nkra_bench_fairness_vendor` with --latency) on DATABASE_URL's server (default the local PostgreSQL). Targets (issue 30): idle p50 <= 50 ms, p99 <= 200 ms;
  * behind the backlog p99 <= 1 s.
  */
 function flag(name: string, fallback: number): number {
@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     process.env['PROVIDERS_FILE'] = providersFile;
   }
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const server = await startSendServer(await ensureBenchDatabase(serverUrl, 'nkra_bench_fairness'));
+  // A database per provider setup: a --latency run stores its fake Arkesel, which a default-providers run must not find.
+  const server = await startSendServer(await ensureBenchDatabase(serverUrl, vendor ? 'nkra_bench_fairness_vendor' : 'nkra_bench_fairness'));
   let worker: RunningWorker | null = null;
   const startTheWorker = async () => {
     const container = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
