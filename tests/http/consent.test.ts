@@ -15,7 +15,7 @@ describe('HTTP: consent (opt-out links, hosted page, preference centre)', functi
   let tenant: TestTenant;
   let other: TestTenant;
   const phone = (n: number) => `+2332440${String(n).padStart(5, '0')}`;
-  const linkIn = (body: string) => /\/u\/([A-Za-z0-9_-]{16})\b/.exec(body)?.[1] ?? null;
+  const linkIn = (body: string) => /\/u\/([A-Za-z0-9_-]{16})(?![A-Za-z0-9_-])/.exec(body)?.[1] ?? null;
 
   before(async () => {
     app = await startTestApp();

@@ -45,7 +45,7 @@ describe('HTTP: request hygiene (repeated query values, opt-out races, framing, 
   it('renders the opt-out page to 30 concurrent submissions of one link, recording the opt-out once', async () => {
     const to = `+23324${String(1_000_000 + Math.floor(Math.random() * 8_000_000))}`;
     const preview = await app.api.post('/messages/preview', { channel: 'SMS', to, body: 'Promo', category: 'MARKETING' }, tenant.auth);
-    const token = /\/u\/([A-Za-z0-9_-]{16})\b/.exec(preview.body.data.body)![1]!;
+    const token = /\/u\/([A-Za-z0-9_-]{16})(?![A-Za-z0-9_-])/.exec(preview.body.data.body)![1]!;
     expect((await app.api.post('/messages/send', { channel: 'SMS', to, body: 'Promo', category: 'MARKETING', idempotencyKey: randomUUID() }, tenant.auth)).status).to.equal(201);
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => fetch(`${app.url}/u/${token}`, {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: i % 2 ? 'action=unsubscribe' : 'List-Unsubscribe=One-Click', signal: AbortSignal.timeout(10_000),
@@ -60,7 +60,7 @@ describe('HTTP: request hygiene (repeated query values, opt-out races, framing, 
 
   it('forbids framing of the opt-out and other HTML pages (CSP frame-ancestors and X-Frame-Options)', async () => {
     const preview = await app.api.post('/messages/preview', { channel: 'SMS', to: '+233244000777', body: 'Promo', category: 'MARKETING' }, tenant.auth);
-    const token = /\/u\/([A-Za-z0-9_-]{16})\b/.exec(preview.body.data.body)![1]!;
+    const token = /\/u\/([A-Za-z0-9_-]{16})(?![A-Za-z0-9_-])/.exec(preview.body.data.body)![1]!;
     for (const path of [`/u/${token}`, '/u/not-a-real-token', '/docs', '/inbox/example']) {
       const res = await get(path, { accept: 'text/html' });
       expect(res.headers.get('content-type'), path).to.match(/^text\/html/);
