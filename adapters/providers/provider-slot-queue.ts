@@ -6,20 +6,36 @@ export interface SlotClaim {
   organizationId: string;
 }
 
-/** One organization's waiters in a lane, first come first served. */
-interface TenantLine { organizationId: string; waiters: Array<() => void>; head: number }
+interface Waiter { organizationId: string; wake: () => void }
+
+/** A first-in-first-out line with O(1) removal from the front. */
+class Line {
+  #items: Waiter[] = [];
+  #head = 0;
+  get length(): number { return this.#items.length - this.#head; }
+  push(w: Waiter): void { this.#items.push(w); }
+  shift(): Waiter | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const w = this.#items[this.#head]!;
+    this.#head += 1;
+    if (this.#head > 1024 && this.#head * 2 > this.#items.length) { this.#items = this.#items.slice(this.#head); this.#head = 0; }
+    return w;
+  }
+}
 
 /**
  * The order in which sends waiting for one of a provider's concurrency slots get it
  * (docs/adr/0036-delivery-lanes-and-fair-queueing.md, "Provider slots"): a higher lane always first
- * (a passcode never waits behind marketing fetched before it), and inside a lane the organizations take
- * turns, one send each (round robin), each organization's own sends in arrival order. So a tenant's one
- * message fetched behind another tenant's hundreds waits for one slot to free, not for all of them.
- * Every operation is O(1) amortized; nothing is kept for an organization with no waiter.
+ * (a passcode never waits behind marketing fetched before it). Inside a lane, a send of an organization
+ * that had nothing waiting in the lane (a sparse sender: another tenant's one message, fetched behind a
+ * backlog) goes before the sends of organizations already waiting, which go in arrival order. Arrival order
+ * among backlogged organizations keeps the fetched batches completing in the order they were fetched (the
+ * fetch already interleaves tenants fairly); a round robin there would hold every batch open until its
+ * last send and slow the drain. Every operation is O(1) amortized.
  */
 export class ProviderSlotQueue {
-  readonly #lanes = new Map<DeliveryLane, { turns: TenantLine[]; byTenant: Map<string, TenantLine> }>(
-    DELIVERY_LANES.map((lane) => [lane, { turns: [], byTenant: new Map() }]),
+  readonly #lanes = new Map<DeliveryLane, { sparse: Line; backlog: Line; waiting: Map<string, number> }>(
+    DELIVERY_LANES.map((lane) => [lane, { sparse: new Line(), backlog: new Line(), waiting: new Map() }]),
   );
   #size = 0;
 
@@ -28,30 +44,21 @@ export class ProviderSlotQueue {
   /** Queues a waiter; `wake` is called once, when `next()` hands it a slot. */
   push(claim: SlotClaim, wake: () => void): void {
     const lane = this.#lanes.get(claim.lane ?? 'TRANSACTIONAL')!;
-    let line = lane.byTenant.get(claim.organizationId);
-    if (!line) {
-      line = { organizationId: claim.organizationId, waiters: [], head: 0 };
-      lane.byTenant.set(claim.organizationId, line);
-      lane.turns.push(line);
-    }
-    line.waiters.push(wake);
+    const waiting = lane.waiting.get(claim.organizationId) ?? 0;
+    (waiting === 0 ? lane.sparse : lane.backlog).push({ organizationId: claim.organizationId, wake });
+    lane.waiting.set(claim.organizationId, waiting + 1);
     this.#size += 1;
   }
 
   /** The waiter whose turn it is (removed), or undefined when nobody waits. */
   next(): (() => void) | undefined {
     for (const lane of this.#lanes.values()) {
-      const line = lane.turns.shift();
-      if (!line) continue;
-      const wake = line.waiters[line.head]!;
-      line.head += 1;
-      if (line.head === line.waiters.length) lane.byTenant.delete(line.organizationId);
-      else {
-        if (line.head > 1024) { line.waiters = line.waiters.slice(line.head); line.head = 0; }
-        lane.turns.push(line); // to the back of the round
-      }
+      const waiter = lane.sparse.shift() ?? lane.backlog.shift();
+      if (!waiter) continue;
+      const left = (lane.waiting.get(waiter.organizationId) ?? 1) - 1;
+      if (left === 0) lane.waiting.delete(waiter.organizationId); else lane.waiting.set(waiter.organizationId, left);
       this.#size -= 1;
-      return wake;
+      return waiter.wake;
     }
     return undefined;
   }

@@ -48,6 +48,7 @@ describe('GuardedProvider: who gets a freed concurrency slot', () => {
     });
     await tick();
     await drain(vendor, sends);
+    // A's first waiter came with nothing of A's waiting (its two were in flight), as did B's: both before A's backlog.
     expect(vendor.reached.slice(2, 4)).to.deep.equal(['a-waiting-1', 'b-1']);
     expect(vendor.reached.filter((id) => id.startsWith('a-waiting'))).to.deep.equal(['a-waiting-1', 'a-waiting-2', 'a-waiting-3', 'a-waiting-4', 'a-waiting-5']);
   });
@@ -84,14 +85,20 @@ describe('GuardedProvider: who gets a freed concurrency slot', () => {
 });
 
 describe('ProviderSlotQueue', () => {
-  it('round-robins organizations inside a lane, each in arrival order', () => {
+  it('serves an organization with nothing waiting first, then the backlogged ones in arrival order', () => {
     const queue = new ProviderSlotQueue();
     const woken: string[] = [];
-    for (const [org, n] of [['A', 3], ['B', 2], ['C', 1]] as const) for (let i = 1; i <= n; i += 1) queue.push({ organizationId: org, lane: 'TRANSACTIONAL' }, () => woken.push(`${org}${i}`));
+    const push = (org: string, i: number) => queue.push({ organizationId: org, lane: 'TRANSACTIONAL' }, () => woken.push(`${org}${i}`));
+    push('A', 1); push('A', 2); push('B', 1); push('B', 2); push('A', 3); push('C', 1);
     expect(queue.size).to.equal(6);
     for (let next = queue.next(); next; next = queue.next()) next();
+    // A1, B1 and C1 each arrived with nothing of theirs waiting; the rest came behind their own.
     expect(woken).to.deep.equal(['A1', 'B1', 'C1', 'A2', 'B2', 'A3']);
     expect(queue.size).to.equal(0);
+    // Once an organization's line is empty, its next send is sparse again.
+    push('A', 4); push('A', 5); push('D', 1);
+    for (let next = queue.next(); next; next = queue.next()) next();
+    expect(woken.slice(6)).to.deep.equal(['A4', 'D1', 'A5']);
   });
 
   it('puts a send without a lane in TRANSACTIONAL', () => {
