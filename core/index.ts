@@ -448,3 +448,4 @@ export * from './use-cases/links/get-link-settings.ts';
 export * from './use-cases/links/update-link-settings.ts';
 export * from './use-cases/links/verify-link-domain.ts';
 export * from './use-cases/links/get-click-rates.ts';
+export * from './domain/keyset-cursor.ts';

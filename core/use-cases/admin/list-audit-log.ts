@@ -2,31 +2,17 @@ import * as v from 'valibot';
 import type { AuditEntry } from '../../ports/audit-log-repository.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { parseInput } from '../../validation.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor.ts';
 import { withoutBlankValues } from '../compliance/page-query.ts';
 
 export const AUDIT_PAGE_SIZE = { default: 50, max: 200 } as const;
-
-/** A page cursor: the last entry's time and id, base64url JSON (opaque to clients). */
-function encodeCursor(entry: AuditEntry): string {
-  return Buffer.from(JSON.stringify([entry.createdAt.toISOString(), entry.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { before: Date; beforeId: string } | null {
-  try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const before = new Date(String(time));
-    return typeof time === 'string' && typeof id === 'string' && !Number.isNaN(before.getTime()) ? { before, beforeId: id } : null;
-  } catch {
-    return null;
-  }
-}
 
 export const ListAuditLogInput = v.object({
   limit: v.optional(v.pipe(v.string('must be a whole number'), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number),
     v.minValue(1, 'must be at least 1'), v.maxValue(AUDIT_PAGE_SIZE.max, `must be at most ${AUDIT_PAGE_SIZE.max}`),
     v.description(`Entries per page, 1 to ${AUDIT_PAGE_SIZE.max} (default ${AUDIT_PAGE_SIZE.default})`)), String(AUDIT_PAGE_SIZE.default)),
   cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'is not a cursor from this API'),
-    v.transform(decodeCursor), v.check((c) => c !== null, 'is not a cursor from this API'),
+    v.transform((c: string) => { const k = decodeKeysetCursor(c); return k ? { before: k.at, beforeId: k.id } : null; }), v.check((c) => c !== null, 'is not a cursor from this API'),
     v.description('The nextCursor of the previous page'))),
   organizationId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(64, 'is too long'), v.description('Only entries about this organization'))),
 });
@@ -52,6 +38,6 @@ export class ListAuditLog {
       limit: input.limit, ...(input.cursor ?? {}), ...(input.organizationId ? { organizationId: input.organizationId } : {}),
     });
     const last = entries.at(-1);
-    return { items: entries.map(auditEntryView), limit: input.limit, nextCursor: entries.length === input.limit && last ? encodeCursor(last) : null };
+    return { items: entries.map(auditEntryView), limit: input.limit, nextCursor: entries.length === input.limit && last ? encodeKeysetCursor(last.createdAt, last.id) : null };
   }
 }

@@ -1,31 +1,18 @@
 import * as v from 'valibot';
-import { conversationView, INBOUND_CHANNELS, type Conversation } from '../../domain/conversation.ts';
+import { conversationView, INBOUND_CHANNELS } from '../../domain/conversation.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { parseInput } from '../../validation.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor.ts';
 import { withoutBlankValues } from '../compliance/page-query.ts';
 
 export const CONVERSATION_PAGE = { default: 25, max: 100 } as const;
-
-function encodeCursor(c: Conversation): string {
-  return Buffer.from(JSON.stringify([c.lastMessageAt.toISOString(), c.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } | null {
-  try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const at = new Date(String(time));
-    return typeof time === 'string' && typeof id === 'string' && !Number.isNaN(at.getTime()) ? { at, id } : null;
-  } catch {
-    return null;
-  }
-}
 
 export const ListConversationsInput = v.object({
   limit: v.optional(v.pipe(v.string('must be a whole number'), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number),
     v.minValue(1, 'must be at least 1'), v.maxValue(CONVERSATION_PAGE.max, `must be at most ${CONVERSATION_PAGE.max}`),
     v.description(`Conversations per page, 1 to ${CONVERSATION_PAGE.max} (default ${CONVERSATION_PAGE.default})`)), String(CONVERSATION_PAGE.default)),
-  cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'is not a cursor from this API'), v.transform(decodeCursor),
+  cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'is not a cursor from this API'), v.transform(decodeKeysetCursor),
     v.check((c) => c !== null, 'is not a cursor from this API'), v.description('The nextCursor of the previous page'))),
   channel: v.optional(v.pipe(v.picklist(INBOUND_CHANNELS, `must be one of ${INBOUND_CHANNELS.join(', ')}`), v.description('Only this channel'))),
   unread: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: only conversations with unread messages'))),
@@ -46,6 +33,6 @@ export class ListConversations {
     });
     const last = items.at(-1);
     const now = this.#deps.clock.now();
-    return { items: items.map((c) => conversationView(c, now)), limit: input.limit, nextCursor: items.length === input.limit && last ? encodeCursor(last) : null };
+    return { items: items.map((c) => conversationView(c, now)), limit: input.limit, nextCursor: items.length === input.limit && last ? encodeKeysetCursor(last.lastMessageAt, last.id) : null };
   }
 }

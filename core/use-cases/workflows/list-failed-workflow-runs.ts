@@ -3,25 +3,12 @@ import type { WorkflowRun } from '../../domain/workflow.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Storage } from '../../ports/storage.ts';
 import { parseInput } from '../../validation.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor.ts';
 import { withoutBlankValues } from '../compliance/page-query.ts';
 
 export const FAILED_RUNS_PAGE = { default: 20, max: 100 } as const;
 /** The default `since` of the list and the window of the dashboard's alert. */
 export const FAILURE_ALERT_WINDOW_HOURS = 24;
-
-function encodeCursor(run: WorkflowRun): string {
-  return Buffer.from(JSON.stringify([run.updatedAt.toISOString(), run.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } | null {
-  try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const at = new Date(String(time));
-    return typeof time === 'string' && typeof id === 'string' && !Number.isNaN(at.getTime()) ? { at, id } : null;
-  } catch {
-    return null;
-  }
-}
 
 export const ListFailedWorkflowRunsInput = v.object({
   status: v.pipe(v.picklist(['FAILED'], 'must be FAILED (the only status listed across events)'), v.description('FAILED: runs that gave up (required)')),
@@ -30,7 +17,7 @@ export const ListFailedWorkflowRunsInput = v.object({
   limit: v.optional(v.pipe(v.string('must be a whole number'), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number),
     v.minValue(1, 'must be at least 1'), v.maxValue(FAILED_RUNS_PAGE.max, `must be at most ${FAILED_RUNS_PAGE.max}`),
     v.description(`Runs per page, 1 to ${FAILED_RUNS_PAGE.max} (default ${FAILED_RUNS_PAGE.default})`)), String(FAILED_RUNS_PAGE.default)),
-  cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'is not a cursor from this API'), v.transform(decodeCursor),
+  cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'is not a cursor from this API'), v.transform(decodeKeysetCursor),
     v.check((c) => c !== null, 'is not a cursor from this API'), v.description('The nextCursor of the previous page'))),
 });
 
@@ -71,6 +58,6 @@ export class ListFailedWorkflowRuns {
     const since = input.since ?? new Date(this.#deps.clock.now().getTime() - FAILURE_ALERT_WINDOW_HOURS * 3_600_000);
     const runs = await this.#deps.storage.workflows.listFailedRuns(scope.organizationId, since, input.cursor ?? null, input.limit);
     const last = runs.at(-1);
-    return { items: runs.map(failedRunView), since: since.toISOString(), limit: input.limit, nextCursor: runs.length === input.limit && last ? encodeCursor(last) : null };
+    return { items: runs.map(failedRunView), since: since.toISOString(), limit: input.limit, nextCursor: runs.length === input.limit && last ? encodeKeysetCursor(last.updatedAt, last.id) : null };
   }
 }
