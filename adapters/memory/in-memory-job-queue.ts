@@ -1,6 +1,6 @@
 import { DELIVERY_LANES, type DeliveryLane } from '../../core/domain/delivery-lane.ts';
 import type { EnqueueOptions, JobQueue, LaneBacklog, QueueCounts, TenantBacklog, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
-import { delayedPriority, laneBand, laneOfPriority, lanePriority, nextTags, tagOf } from '../queue/lane-priority.ts';
+import { delayedPriority, laneBand, laneOfPriority, lanePriority, nextTags, startsSparse, tagOf } from '../queue/lane-priority.ts';
 import type { MemoryJob, MemoryState } from './memory-state.ts';
 
 /**
@@ -105,6 +105,6 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
     const key = `${lane} ${options.tenant}`;
     const [tag] = nextTags(this.#state.fairTags.get(key), clock, 1, this.#state.deliveryLimits.get(options.tenant)?.weight ?? 1);
     this.#state.fairTags.set(key, tag!);
-    return lanePriority(lane, tag!);
+    return lanePriority(lane, tag!, startsSparse(tag!, clock));
   }
 }

@@ -3,15 +3,28 @@ import { DELIVERY_LANES, type DeliveryLane } from '../../core/domain/delivery-la
 /**
  * A lane and a fair-queueing tag folded into one job priority (docs/adr/0036-delivery-lanes-and-fair-queueing.md),
  * shared by the pg-boss and in-memory queues, which both fetch `priority desc, created_on`. Each lane owns a
- * band of SPAN integers, bands disjoint and ordered OTP > TRANSACTIONAL > MARKETING > (no lane: 0); inside a
- * band a smaller tag is a higher priority. Tags past SPAN saturate at the band's floor (FIFO among them).
+ * band of SPAN integers, bands disjoint and ordered OTP > TRANSACTIONAL > MARKETING > (no lane: 0).
+ *
+ * Inside a band the tags are served in rounds of FAIR_QUANTUM consecutive tags: a tenant with a backlog
+ * is served FAIR_QUANTUM jobs in a row (its own consecutive messages: one fetched batch touches one
+ * tenant's neighbouring rows and index entries, as first-in-first-out did), then the next tenant. Each
+ * round has two priorities: its sparse level, for the first job of a tenant that had nothing waiting (a
+ * passcode, a single transactional message: served next, before the round's backlogs), then its regular
+ * level. Rounds past SPAN saturate at the band's floor (FIFO among them).
  */
 const SPAN = 500_000_000;
 const TOP: Readonly<Record<DeliveryLane, number>> = { OTP: 2_000_000_000, TRANSACTIONAL: 1_400_000_000, MARKETING: 800_000_000 };
 
-/** The priority of a runnable job of `lane` with fair-queueing tag `tag` (>= 0). */
-export function lanePriority(lane: DeliveryLane, tag: number): number {
-  return TOP[lane] - Math.min(Math.max(0, Math.floor(tag)), SPAN);
+/** Consecutive tags sharing one round of the fair queue: a backlogged tenant's jobs served in a row. */
+export const FAIR_QUANTUM = 25;
+
+/**
+ * The priority of a runnable job of `lane` with fair-queueing tag `tag` (>= 0): its round's regular level,
+ * or, for the first job of a tenant that had nothing waiting (`sparse`), the round's sparse level above it.
+ */
+export function lanePriority(lane: DeliveryLane, tag: number, sparse = false): number {
+  const round = Math.max(0, Math.floor(tag / FAIR_QUANTUM));
+  return TOP[lane] - Math.min(2 * round + (sparse ? 0 : 1), SPAN);
 }
 
 /** A delayed job of `lane` (a sync send's safety net): the band's floor, so it never holds the lane's clock back. */
@@ -24,9 +37,9 @@ export function laneBand(lane: DeliveryLane): { low: number; high: number } {
   return { low: TOP[lane] - SPAN, high: TOP[lane] };
 }
 
-/** The tag a priority of `lane`'s band carries. */
+/** The first tag of the round a priority of `lane`'s band stands for (either level). */
 export function tagOf(lane: DeliveryLane, priority: number): number {
-  return TOP[lane] - priority;
+  return Math.floor((TOP[lane] - priority) / 2) * FAIR_QUANTUM;
 }
 
 /** The lane a job priority belongs to; null for a job enqueued without one. */
@@ -36,13 +49,18 @@ export function laneOfPriority(priority: number): DeliveryLane | null {
 
 /**
  * Start-time fair queueing: a tenant's next `count` jobs get consecutive tags from after both its own last
- * tag and the lane's clock (`now`: the smallest tag still waiting, or the largest ever given when nothing
- * waits). A tenant with a backlog queues behind itself; one arriving fresh starts at the lane's clock.
- * A tenant of weight w steps 1/w per job (priorities floor the tag: w jobs share each priority), so it is
- * served w jobs per round of the others' one.
+ * tag and the lane's clock (`now`: the first tag of the round of the highest waiting job, or the largest tag
+ * ever given when nothing waits). A tenant with a backlog queues behind itself; one arriving fresh starts at
+ * the lane's clock, in the round being served. A tenant of weight w steps 1/w per job (w * FAIR_QUANTUM jobs
+ * a round), so it is served w jobs per round of the others' one.
  */
 export function nextTags(lastTag: number | undefined, now: number, count: number, weight = 1): number[] {
   const step = 1 / weight;
-  const start = Math.max(lastTag ?? 0, now) + step;
+  const start = lastTag === undefined ? now : Math.max(lastTag + step, now);
   return Array.from({ length: count }, (_, i) => start + i * step);
+}
+
+/** Whether a job tagged `tag` is its tenant's first since it had nothing waiting: it started at the clock `now`. */
+export function startsSparse(tag: number, now: number): boolean {
+  return tag <= now + 1e-9; // tags of weighted tenants are fractions summed in float8
 }

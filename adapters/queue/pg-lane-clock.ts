@@ -1,6 +1,6 @@
 import type { DeliveryLane } from '../../core/domain/delivery-lane.ts';
 import type { EnqueueOptions } from '../../core/ports/job-queue.ts';
-import { delayedPriority, laneBand, lanePriority } from './lane-priority.ts';
+import { delayedPriority, FAIR_QUANTUM, laneBand, lanePriority, startsSparse } from './lane-priority.ts';
 
 /** pg-boss's database interface: `executeSql` on a pool or on one transaction. */
 export interface SqlExecutor {
@@ -8,13 +8,13 @@ export interface SqlExecutor {
 }
 
 /**
- * The lane's clock (docs/adr/0036-delivery-lanes-and-fair-queueing.md): the smallest tag among its runnable
- * waiting jobs (the highest priority in its band, one index probe of pg-boss's job_i11), or, when none waits,
+ * The lane's clock (docs/adr/0036-delivery-lanes-and-fair-queueing.md): the first tag of the round of its
+ * highest runnable waiting job (the highest priority in its band, one index probe of pg-boss's job_i11), or, when none waits,
  * the largest tag ever given in the lane (everything given has been served). Jobs at the band's floor (delayed
  * jobs fallen due, saturated tags) carry no tag and are left out: one would set the clock to the floor for good.
  */
 const CLOCK_SQL = `select coalesce(
-    (select $4::bigint - max(priority) from pgboss.job
+    (select floor(($4::bigint - max(priority)) / 2) * ${FAIR_QUANTUM} from pgboss.job
       where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority > $2 and priority <= $4),
     (select max(last_tag) from delivery_fair_tags where lane = $3), 0)::float8 as clock`;
 
@@ -23,12 +23,12 @@ const CLOCK_SQL = `select coalesce(
  * A tenant of weight w (delivery_tenant_limits, migration 0053) steps 1/w per job: `last_count` is the span taken.
  */
 const TAKE_SQL = `insert into delivery_fair_tags as t (lane, organization_id, last_tag, last_count)
-  select v.lane, v.organization_id, v.clock + v.n * s.step, v.n * s.step
+  select v.lane, v.organization_id, v.clock + (v.n - 1) * s.step, v.n * s.step
   from unnest($1::text[], $2::text[], $3::numeric[], $4::int[]) as v(lane, organization_id, clock, n)
   cross join lateral (select 1 / coalesce((select l.weight from delivery_tenant_limits l where l.organization_id = v.organization_id), 1) as step) s
   order by v.lane, v.organization_id
   on conflict (lane, organization_id) do update
-    set last_tag = greatest(t.last_tag, excluded.last_tag - excluded.last_count) + excluded.last_count, last_count = excluded.last_count
+    set last_tag = greatest(t.last_tag + excluded.last_count, excluded.last_tag), last_count = excluded.last_count
   returning lane, organization_id, last_tag::float8 as last_tag, last_count::float8 as last_count`;
 
 /**
@@ -54,14 +54,15 @@ export async function lanePriorities(db: SqlExecutor, queue: string, options: re
     entry.n += 1;
     counts.set(key, entry);
   }
-  const next = new Map<string, { tag: number; step: number }>();
+  const next = new Map<string, { tag: number; step: number; sparse: boolean }>();
   if (counts.size > 0) {
     const entries = [...counts.values()];
     const rows = (await db.executeSql(TAKE_SQL, [entries.map((e) => e.lane), entries.map((e) => e.tenant), entries.map((e) => clocks.get(e.lane)!), entries.map((e) => e.n)])).rows as Array<{ lane: string; organization_id: string; last_tag: string | number; last_count: string | number }>;
     for (const row of rows) {
       const key = `${row.lane} ${row.organization_id}`;
       const step = Number(row.last_count) / counts.get(key)!.n;
-      next.set(key, { tag: Number(row.last_tag) - Number(row.last_count) + step, step });
+      const tag = Number(row.last_tag) - Number(row.last_count) + step;
+      next.set(key, { tag, step, sparse: startsSparse(tag, clocks.get(row.lane as DeliveryLane)!) });
     }
   }
   return options.map((o) => {
@@ -70,7 +71,7 @@ export async function lanePriorities(db: SqlExecutor, queue: string, options: re
     if (!o.tenant) return lanePriority(o.lane, clocks.get(o.lane)! + 1);
     const key = `${o.lane} ${o.tenant}`;
     const taken = next.get(key)!;
-    next.set(key, { tag: taken.tag + taken.step, step: taken.step });
-    return lanePriority(o.lane, taken.tag);
+    next.set(key, { tag: taken.tag + taken.step, step: taken.step, sparse: false });
+    return lanePriority(o.lane, taken.tag, taken.sparse);
   });
 }

@@ -3,23 +3,25 @@ import { QUEUES } from '../../core/ports/job-queue.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
 import { startWorker } from '../../hosts/worker/worker.ts';
-import { liveKey, queueBacklog } from './fairness-support.ts';
+import { cpuSeconds, liveKey, queueBacklog } from './fairness-support.ts';
 import { ensureBenchDatabase, startSendServer, type SendServer } from './send-server.ts';
 
 /**
  * `npm run bench:fair-share` (issue 30, docs/adr/0036-delivery-lanes-and-fair-queueing.md): --tenants (10)
  * tenants each queue --per-tenant (10,000) async SMS through the bulk API, one tenant's whole backlog after
  * the other's (the order that starves the later ones under first-in-first-out), then the worker (in-process,
- * as `npm start` runs it) drains them. Two kinds of phase, same run, same tenants, run in the order FIFO,
- * fair, fair, FIFO (a drift over the run weighs on both alike; each side's rate is the mean of its two):
+ * as `npm start` runs it) drains them. Two kinds of phase, same run, same tenants, run in the order ABBA BAAB
+ * (FIFO, fair, fair, FIFO, fair, FIFO, FIFO, fair): each kind runs once in each place of the run, so a drift
+ * over the run and the place of a phase weigh on both alike; each side's rate is the mean of its four:
  *
  * 1. FIFO reference: the queued jobs' priorities are reset to 0 before the drain, which is what every
  *    delivery job carried before lanes and fair tags (one first-in-first-out order by creation);
  * 2. fair: the jobs as acceptance queued them (lane band and per-tenant fair tags).
  *
  * For each, Jain's fairness index J = (sum x)^2 / (n sum x^2) of the tenants' SENT counts per --window
- * (10 s) window, over the windows up to the one in which the first tenant's backlog ran out (while every
- * tenant had work waiting), and the drain rate. Targets: fair J >= 0.95 in every such window; fair drain >= 95%
+ * (10 s) window, over the whole windows before the first tenant's backlog ran out (while every tenant had
+ * work waiting), and the drain rate. --order (default FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair) sets the phases; --profile prints the
+ * statements PostgreSQL spent each drain on. Targets: fair J >= 0.95 in every such window; fair drain >= 95%
  * of the FIFO drain. Own database `nkra_bench_fair_share` on DATABASE_URL's server.
  */
 function flag(name: string, fallback: number): number {
@@ -28,11 +30,16 @@ function flag(name: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
   return value;
 }
-const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 10_000), windowSeconds: flag('window', 10) };
+const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 10_000), windowSeconds: flag('window', 10), profile: process.argv.includes('--profile'),
+  // --order=fair,FIFO,FIFO,fair (BAAB): whether a phase's place in the run weighs on it.
+  order: (process.argv.find((a) => a.startsWith('--order='))?.split('=')[1] ?? 'FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair').split(',').map((name) => {
+    if (name !== 'FIFO' && name !== 'fair') throw new Error('--order takes FIFO and fair, comma-separated');
+    return name;
+  }) };
 const JAIN_TARGET = 0.95;
 const DRAIN_RATIO = 0.95;
 
-interface Phase { name: string; rate: number; windows: number[]; sent: number }
+interface Phase { name: string; rate: number; windows: number[]; sent: number; cpu: { node: number; postgres: number } }
 
 const jain = (xs: readonly number[]) => {
   const sum = xs.reduce((a, b) => a + b, 0);
@@ -55,11 +62,18 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   const ids = tenants.map((t) => t.organizationId);
   const container = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
   const started = await dbNow(server);
+  if (settings.profile) await server.infra.database.em().execute('select pg_stat_statements_reset()');
+  const cpuBefore = await cpuSeconds();
   const worker = await startWorker(server.infra.boss, container.getAll(WORKER.handlers), server.logger);
   try {
-    const undelivered = async () => (await Promise.all(ids.map((id) => server.undelivered(id)))).reduce((a, b) => a + b, 0);
-    while (await undelivered() > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    // Whether any message is still waiting (the first index entry found ends it): counting the remainder
+    // every 250 ms cost PostgreSQL 4-19 s of CPU a phase, competing with the drain it measures.
+    const waiting = async () => (await server.infra.database.em().execute<{ waiting: boolean }[]>(
+      `select exists (select 1 from messages where organization_id = any(?::text[]) and status in ('QUEUED', 'PENDING')) as waiting`, [`{${ids.join(',')}}`]))[0]?.waiting === true;
+    while (await waiting()) await new Promise((resolve) => setTimeout(resolve, 250));
   } finally { await worker.stop(); }
+  const cpuAfter = await cpuSeconds();
+  if (settings.profile) await printStatementProfile(server, name);
   const rows = await server.infra.database.em().execute<{ organization_id: string; w: number; n: string | number; last: Date }[]>(
     `select organization_id, floor(extract(epoch from sent_at - ?::timestamptz) / ?)::int as w, count(*) as n, max(sent_at) as last
        from messages where organization_id = any(?::text[]) and created_at >= ? and sent_at is not null group by 1, 2`,
@@ -68,10 +82,26 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   for (const r of rows) lastOf.set(r.organization_id, Math.max(lastOf.get(r.organization_id) ?? 0, new Date(r.last).getTime()));
   const firstDone = Math.min(...lastOf.values());
   const allDone = Math.max(...lastOf.values());
-  const busyWindows = Math.max(1, Math.ceil((firstDone - started.getTime()) / 1000 / settings.windowSeconds));
+  // Whole windows in which every tenant had work waiting: the window in which the first backlog ran out is left out
+  // (part of it had one tenant fewer; with rounds of 25 jobs a tenant, its last fraction of a second is not a 10 s share),
+  // unless the drain was shorter than one window.
+  const busyWindows = Math.max(1, Math.floor((firstDone - started.getTime()) / 1000 / settings.windowSeconds));
   const windows = Array.from({ length: busyWindows }, (_, w) => jain(ids.map((id) => Number(rows.find((r) => r.organization_id === id && r.w === w)?.n ?? 0))));
   const sent = rows.reduce((sum, r) => sum + Number(r.n), 0);
-  return { name, rate: sent / ((allDone - started.getTime()) / 1000), windows, sent };
+  const cpu = { node: cpuAfter.node - cpuBefore.node, postgres: cpuAfter.postgres - cpuBefore.postgres };
+  return { name, rate: sent / ((allDone - started.getTime()) / 1000), windows, sent, cpu };
+}
+
+/**
+ * --profile: the statements PostgreSQL spent the drain on (pg_stat_statements, which the server must
+ * preload: `shared_preload_libraries = 'pg_stat_statements'` and `create extension pg_stat_statements`).
+ */
+async function printStatementProfile(server: SendServer, name: string): Promise<void> {
+  const rows = await server.infra.database.em().execute<{ calls: string; total: number; rows: string; blks: string; dirtied: string; wal: string; query: string }[]>(
+    `select calls, total_exec_time as total, rows, shared_blks_hit + shared_blks_read as blks, shared_blks_dirtied as dirtied, wal_bytes as wal, query
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) order by total_exec_time desc limit 12`);
+  console.log(`${name}: statements by time spent in PostgreSQL (ms, calls, rows, blocks touched, blocks dirtied, WAL bytes)`);
+  for (const r of rows) console.log(`  ${Math.round(r.total)} ms | ${r.calls} | ${r.rows} | ${r.blks} | ${r.dirtied} | ${r.wal} | ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`);
 }
 
 async function main(): Promise<void> {
@@ -81,13 +111,14 @@ async function main(): Promise<void> {
   try {
     const tenants = [];
     for (let i = 0; i < settings.tenants; i++) tenants.push(await liveKey(server, `share-${i}`));
-    // ABBA (FIFO, fair, fair, FIFO): a drift over the run (a growing table, autovacuum, a neighbour's load)
-    // weighs on both sides alike; each side's rate is the mean of its two phases.
+    // ABBA BAAB by default: a drift over the run (a growing table, a neighbour's load) and a phase's place weigh on
+    // both sides alike (one ABBA run measured the middle phases 10-25% slower whichever kind ran there).
     const phases: Phase[] = [];
-    for (const name of ['FIFO', 'fair', 'fair', 'FIFO'] as const) phases.push(await runPhase(server, name, tenants));
+    for (const name of settings.order) phases.push(await runPhase(server, name, tenants));
     const merge = (name: string): Phase => {
       const of = phases.filter((p) => p.name === name);
-      return { name, rate: of.reduce((sum, p) => sum + p.rate, 0) / of.length, windows: of.flatMap((p) => p.windows), sent: Math.min(...of.map((p) => p.sent)) };
+      const cpu = { node: of.reduce((sum, p) => sum + p.cpu.node, 0) / of.length, postgres: of.reduce((sum, p) => sum + p.cpu.postgres, 0) / of.length };
+      return { name, rate: of.reduce((sum, p) => sum + p.rate, 0) / of.length, windows: of.flatMap((p) => p.windows), sent: Math.min(...of.map((p) => p.sent)), cpu };
     };
     const [fifo, fair] = [merge('FIFO'), merge('fair')];
     const total = settings.tenants * settings.perTenant;
@@ -96,18 +127,18 @@ async function main(): Promise<void> {
     ok = fair.sent === total && fifo.sent === total && fair.windows.length > 0 && minJain(fair) >= JAIN_TARGET && ratio >= DRAIN_RATIO;
     console.log('');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
-    console.log(`command: npm run bench:fair-share -- --tenants=${settings.tenants} --per-tenant=${settings.perTenant} --window=${settings.windowSeconds}`);
+    console.log(`command: npm run bench:fair-share -- --tenants=${settings.tenants} --per-tenant=${settings.perTenant} --window=${settings.windowSeconds} --order=${settings.order.join(',')}`);
     console.log('');
-    console.log(`| phase (2 runs each) | SENT (each run) | drain messages/s (mean) | ${settings.windowSeconds} s windows until one ran out | Jain min | Jain mean |`);
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(`| phase (${settings.order.length / 2} runs each) | SENT (each run) | drain messages/s (mean) | ${settings.windowSeconds} s windows until one ran out | Jain min | Jain mean | CPU µs a message: Node / PostgreSQL |`);
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const p of [fifo, fair]) {
       const mean = p.windows.reduce((a, b) => a + b, 0) / Math.max(1, p.windows.length);
-      console.log(`| ${p.name} | ${p.sent.toLocaleString('en')} | ${Math.round(p.rate).toLocaleString('en')} | ${p.windows.length} | ${minJain(p).toFixed(3)} | ${mean.toFixed(3)} |`);
+      console.log(`| ${p.name} | ${p.sent.toLocaleString('en')} | ${Math.round(p.rate).toLocaleString('en')} | ${p.windows.length} | ${minJain(p).toFixed(3)} | ${mean.toFixed(3)} | ${Math.round((p.cpu.node / p.sent) * 1e6)} / ${Math.round((p.cpu.postgres / p.sent) * 1e6)} |`);
     }
     console.log('');
     console.log(`fair drain / FIFO drain: ${(ratio * 100).toFixed(1)}% (target >= ${DRAIN_RATIO * 100}%); fair Jain min target >= ${JAIN_TARGET}`);
     console.log(`per window, fair: ${fair.windows.map((j) => j.toFixed(3)).join(' ')}`);
-    console.log(`phases in order: ${phases.map((p) => `${p.name} ${Math.round(p.rate).toLocaleString('en')}/s`).join(', ')}`);
+    console.log(`phases in order: ${phases.map((p) => `${p.name} ${Math.round(p.rate).toLocaleString('en')}/s (CPU s: Node ${p.cpu.node.toFixed(1)}, PostgreSQL ${p.cpu.postgres.toFixed(1)})`).join(', ')}`);
     console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
   } finally {
     await server.close();

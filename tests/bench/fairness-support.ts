@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { INFRA } from '../../hosts/tokens.ts';
 import type { SendServer } from './send-server.ts';
 
@@ -64,4 +65,19 @@ export async function queueBacklog(server: SendServer, key: string, total: numbe
     }
   };
   await Promise.all(Array.from({ length: 8 }, enqueue));
+}
+
+/** CPU seconds spent so far by this process and by every PostgreSQL process on the machine (Linux /proc; 0 where unreadable). */
+export async function cpuSeconds(): Promise<{ node: number; postgres: number }> {
+  const usage = process.cpuUsage();
+  let ticks = 0;
+  for (const pid of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const close = stat.lastIndexOf(')');
+    if (close < 0 || !stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+    const fields = stat.slice(close + 2).split(' '); // from field 3 (state) on: utime is field 14, stime 15
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return { node: (usage.user + usage.system) / 1e6, postgres: ticks / 100 };
 }

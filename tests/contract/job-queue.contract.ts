@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { FAIR_QUANTUM } from '../../adapters/queue/lane-priority.ts';
 import { QUEUES, type QueueMonitor, type QueueName } from '../../core/ports/job-queue.ts';
 import type { Storage } from '../../core/ports/storage.ts';
 import { aUser, anOrganization, rejection, seedUser, uniqueId } from './contract-fixtures.ts';
@@ -162,13 +163,14 @@ export function describeJobQueueContract(name: string, makeSubject: () => Promis
         const marker = newMarker();
         const [heavy, light] = [uniqueId('org'), uniqueId('org')];
         await subject.setWeight(heavy, 2);
-        const backlog = (tenant: string, prefix: string) => Array.from({ length: 40 }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'MARKETING' as const, tenant } }));
+        const backlog = (tenant: string, prefix: string) => Array.from({ length: 12 * FAIR_QUANTUM }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'MARKETING' as const, tenant } }));
         await subject.storage.jobs.enqueueMany(QUEUE, backlog(light, 'l'));
         await subject.storage.jobs.enqueueMany(QUEUE, backlog(heavy, 'h'));
-        const first = await fetchOrder(marker, 30);
+        // Six rounds: the light tenant's FAIR_QUANTUM jobs and the heavy one's twice that in each (a partial round at either end).
+        const first = await fetchOrder(marker, 18 * FAIR_QUANTUM);
         const fromHeavy = first.filter((n) => n.startsWith('h')).length;
-        expect(first).to.have.length(30);
-        expect(fromHeavy, first.join(' ')).to.be.within(18, 22);
+        expect(first).to.have.length(18 * FAIR_QUANTUM);
+        expect(fromHeavy, first.join(' ')).to.be.within(11 * FAIR_QUANTUM, 13 * FAIR_QUANTUM);
       });
 
       it('gives a postponed job its tenant\'s fair tag: once due it is served in turn, not behind the lane', async () => {
@@ -181,16 +183,33 @@ export function describeJobQueueContract(name: string, makeSubject: () => Promis
         expect(order.indexOf('b-postponed'), order.join(' ')).to.be.at.most(2);
       });
 
-      it('serves two tenants with backlogs in turn, whichever enqueued first', async () => {
+      it('serves two tenants with backlogs in turn, whichever enqueued first: FAIR_QUANTUM consecutive jobs each a round', async () => {
         const marker = newMarker();
         const [a, b] = [uniqueId('org'), uniqueId('org')];
-        const backlog = (tenant: string, prefix: string) => Array.from({ length: 30 }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'MARKETING' as const, tenant } }));
+        const backlog = (tenant: string, prefix: string) => Array.from({ length: 8 * FAIR_QUANTUM }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'MARKETING' as const, tenant } }));
         await subject.storage.jobs.enqueueMany(QUEUE, backlog(a, 'a'));
         await subject.storage.jobs.enqueueMany(QUEUE, backlog(b, 'b'));
-        const first = await fetchOrder(marker, 20);
+        const first = await fetchOrder(marker, 8 * FAIR_QUANTUM);
         const fromA = first.filter((n) => n.startsWith('a')).length;
-        expect(first).to.have.length(20);
-        expect(fromA, first.join(' ')).to.be.within(9, 11);
+        expect(first).to.have.length(8 * FAIR_QUANTUM);
+        expect(fromA, first.join(' ')).to.be.within(3.5 * FAIR_QUANTUM, 4.5 * FAIR_QUANTUM);
+        // Runs of one tenant's consecutive jobs (one fetched batch touches one tenant's neighbouring rows), not one job each.
+        const runs = first.filter((n, i) => i === 0 || n[0] !== first[i - 1]![0]).length;
+        expect(runs, first.join(' ')).to.be.at.most(12);
+        expect(first.filter((n) => n.startsWith('a')), 'a tenant\'s own jobs in order').to.deep.equal(Array.from({ length: fromA }, (_, i) => `a${i}`));
+      });
+
+      it('fetches the first job of a tenant that had nothing waiting before the round being served, its later jobs in turn', async () => {
+        const marker = newMarker();
+        const [a, b, c] = [uniqueId('org'), uniqueId('org'), uniqueId('org')];
+        const backlog = (tenant: string, prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ data: { marker, n: `${prefix}${i}` }, options: { lane: 'TRANSACTIONAL' as const, tenant } }));
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(a, 'a', 4 * FAIR_QUANTUM));
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(b, 'b', 4 * FAIR_QUANTUM));
+        expect(await fetchOrder(marker, 2)).to.deep.equal(['a0', 'b0']); // each one's first job went ahead (both arrived with nothing waiting)
+        await subject.storage.jobs.enqueueMany(QUEUE, backlog(c, 'c', 3));
+        const next = await fetchOrder(marker, 3 * FAIR_QUANTUM);
+        expect(next[0], next.join(' ')).to.equal('c0');
+        expect(next.indexOf('c1'), 'the burst\'s later jobs wait behind the round\'s backlogs').to.be.above(FAIR_QUANTUM / 2);
       });
     });
 
