@@ -1,6 +1,6 @@
 import { DELIVERY_LANES, type DeliveryLane } from '../../core/domain/delivery-lane.ts';
 import type { EnqueueOptions, JobQueue, LaneBacklog, QueueCounts, TenantBacklog, QueueMonitor, QueueName } from '../../core/ports/job-queue.ts';
-import { delayedPriority, laneBand, laneOfPriority, lanePriority, nextTags, startsSparse, tagOf } from '../queue/lane-priority.ts';
+import { delayedPriority, laneBand, laneOfPriority, lanePriority, nextTags, regularTop, startsSparse, tagOf } from '../queue/lane-priority.ts';
 import type { MemoryJob, MemoryState } from './memory-state.ts';
 
 /**
@@ -91,14 +91,16 @@ export class InMemoryJobQueue implements JobQueue, QueueMonitor {
     return this.#state.jobLanes.get(job)?.priority ?? 0;
   }
 
-  /** The same rule as pg-lane-clock.ts: the lane's clock is its smallest waiting tag, else the largest tag given. */
+  /** The same rule as pg-lane-clock.ts: the lane's clock is the round of its highest waiting regular job (else sparse one), else the largest tag given. */
   #priority(queue: QueueName, lane: DeliveryLane, options: EnqueueOptions, clocks: Map<DeliveryLane, number>): number {
     if (options.startAfterSeconds && !options.fairTag) return delayedPriority(lane);
     if (!clocks.has(lane)) {
       const { low, high } = laneBand(lane);
       const waiting = this.#state.jobs.filter((j) => j.queue === queue && j.startAfterSeconds === 0).map((j) => this.#priorityOf(j)).filter((p) => p > low && p <= high); // the floor carries no tag (pg-lane-clock.ts)
       const given = [...this.#state.fairTags].filter(([key]) => key.startsWith(`${lane} `)).map(([, tag]) => tag);
-      clocks.set(lane, waiting.length > 0 ? tagOf(lane, Math.max(...waiting)) : Math.max(0, ...given));
+      const regular = waiting.filter((p) => p <= regularTop(lane));
+      const head = regular.length > 0 ? regular : waiting; // the backlogs' round; a waiting sparse job's only when none waits
+      clocks.set(lane, head.length > 0 ? tagOf(lane, Math.max(...head)) : Math.max(0, ...given));
     }
     const clock = clocks.get(lane)!;
     if (!options.tenant) return lanePriority(lane, clock + 1);

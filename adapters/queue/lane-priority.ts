@@ -7,24 +7,39 @@ import { DELIVERY_LANES, type DeliveryLane } from '../../core/domain/delivery-la
  *
  * Inside a band the tags are served in rounds of FAIR_QUANTUM consecutive tags: a tenant with a backlog
  * is served FAIR_QUANTUM jobs in a row (its own consecutive messages: one fetched batch touches one
- * tenant's neighbouring rows and index entries, as first-in-first-out did), then the next tenant. Each
- * round has two priorities: its sparse level, for the first job of a tenant that had nothing waiting (a
- * passcode, a single transactional message: served next, before the round's backlogs), then its regular
- * level. Rounds past SPAN saturate at the band's floor (FIFO among them).
+ * tenant's neighbouring rows and index entries, as first-in-first-out did), then the next tenant. A band
+ * has two halves: the upper, sparse half holds the first job of a tenant that had nothing waiting (a
+ * passcode, a single transactional message: served next, before the backlogs), the lower, regular half
+ * every other job; each half orders by round. (A sparse job is tagged in the round being served, so being
+ * above every regular round puts it only before the backlogs it would have met in its own round.) The
+ * sparse halves of TRANSACTIONAL and OTP together are one range of priorities: the worker's express fetch
+ * loop takes only that range (EXPRESS_MIN_PRIORITY). Rounds past a half saturate at its floor (FIFO among them).
  */
 const SPAN = 500_000_000;
+const HALF = SPAN / 2;
 const TOP: Readonly<Record<DeliveryLane, number>> = { OTP: 2_000_000_000, TRANSACTIONAL: 1_400_000_000, MARKETING: 800_000_000 };
 
 /** Consecutive tags sharing one round of the fair queue: a backlogged tenant's jobs served in a row. */
 export const FAIR_QUANTUM = 25;
 
 /**
- * The priority of a runnable job of `lane` with fair-queueing tag `tag` (>= 0): its round's regular level,
- * or, for the first job of a tenant that had nothing waiting (`sparse`), the round's sparse level above it.
+ * The priority of a runnable job of `lane` with fair-queueing tag `tag` (>= 0): its round in the regular
+ * half, or, for the first job of a tenant that had nothing waiting (`sparse`), its round in the sparse half.
  */
 export function lanePriority(lane: DeliveryLane, tag: number, sparse = false): number {
   const round = Math.max(0, Math.floor(tag / FAIR_QUANTUM));
-  return TOP[lane] - Math.min(2 * round + (sparse ? 0 : 1), SPAN);
+  return sparse ? TOP[lane] - Math.min(round, HALF - 1) : TOP[lane] - HALF - Math.min(round, HALF);
+}
+
+/**
+ * The lowest priority the express fetch loop takes: every OTP job and the sparse half of TRANSACTIONAL (a
+ * quiet tenant's single message), never a backlog's regular transactional or any marketing job.
+ */
+export const EXPRESS_MIN_PRIORITY = TOP.TRANSACTIONAL - HALF + 1;
+
+/** The top of `lane`'s regular half (its sparse half lies above it). */
+export function regularTop(lane: DeliveryLane): number {
+  return TOP[lane] - HALF;
 }
 
 /** A delayed job of `lane` (a sync send's safety net): the band's floor, so it never holds the lane's clock back. */
@@ -37,9 +52,10 @@ export function laneBand(lane: DeliveryLane): { low: number; high: number } {
   return { low: TOP[lane] - SPAN, high: TOP[lane] };
 }
 
-/** The first tag of the round a priority of `lane`'s band stands for (either level). */
+/** The first tag of the round a priority of `lane`'s band stands for (either half). */
 export function tagOf(lane: DeliveryLane, priority: number): number {
-  return Math.floor((TOP[lane] - priority) / 2) * FAIR_QUANTUM;
+  const below = TOP[lane] - priority;
+  return (below < HALF ? below : below - HALF) * FAIR_QUANTUM;
 }
 
 /** The lane a job priority belongs to; null for a job enqueued without one. */

@@ -1,6 +1,6 @@
 import type { DeliveryLane } from '../../core/domain/delivery-lane.ts';
 import type { EnqueueOptions } from '../../core/ports/job-queue.ts';
-import { delayedPriority, FAIR_QUANTUM, laneBand, lanePriority, startsSparse } from './lane-priority.ts';
+import { delayedPriority, FAIR_QUANTUM, laneBand, lanePriority, regularTop, startsSparse } from './lane-priority.ts';
 
 /** pg-boss's database interface: `executeSql` on a pool or on one transaction. */
 export interface SqlExecutor {
@@ -9,13 +9,16 @@ export interface SqlExecutor {
 
 /**
  * The lane's clock (docs/adr/0036-delivery-lanes-and-fair-queueing.md): the first tag of the round of its
- * highest runnable waiting job (the highest priority in its band, one index probe of pg-boss's job_i11), or, when none waits,
- * the largest tag ever given in the lane (everything given has been served). Jobs at the band's floor (delayed
- * jobs fallen due, saturated tags) carry no tag and are left out: one would set the clock to the floor for good.
+ * highest runnable waiting regular job (an index probe of pg-boss's job_i11 over the band's regular half),
+ * else of its highest sparse one, or, when none waits, the largest tag ever given in the lane (everything
+ * given has been served). Jobs at the band's floor (delayed jobs fallen due, saturated tags) carry no tag and
+ * are left out: one would set the clock to the floor for good.
  */
 const CLOCK_SQL = `select coalesce(
-    (select floor(($4::bigint - max(priority)) / 2) * ${FAIR_QUANTUM} from pgboss.job
-      where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority > $2 and priority <= $4),
+    (select ($5::bigint - max(priority)) * ${FAIR_QUANTUM} from pgboss.job
+      where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority > $2 and priority <= $5),
+    (select ($4::bigint - max(priority)) * ${FAIR_QUANTUM} from pgboss.job
+      where name = $1 and state < 'active' and not blocked and start_after <= pgboss.job_now() and priority > $5 and priority <= $4),
     (select max(last_tag) from delivery_fair_tags where lane = $3), 0)::float8 as clock`;
 
 /**
@@ -43,7 +46,7 @@ export async function lanePriorities(db: SqlExecutor, queue: string, options: re
   const clocks = new Map<DeliveryLane, number>();
   for (const lane of lanes) {
     const { low, high } = laneBand(lane);
-    const [row] = (await db.executeSql(CLOCK_SQL, [queue, low, lane, high])).rows as Array<{ clock: string | number }>;
+    const [row] = (await db.executeSql(CLOCK_SQL, [queue, low, lane, high, regularTop(lane)])).rows as Array<{ clock: string | number }>;
     clocks.set(lane, Number(row?.clock ?? 0));
   }
   const counts = new Map<string, { lane: DeliveryLane; tenant: string; n: number }>();

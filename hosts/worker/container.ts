@@ -12,6 +12,7 @@ import type { PeriodicTask } from './periodic-task.ts';
 import { RecoverAbandonedDeliveries } from '../../core/use-cases/messaging/recover-abandoned-deliveries.ts';
 import { maintenanceHandler } from './maintenance-handler.ts';
 import { deliverMessageHandler } from './deliver-message-handler.ts';
+import { EXPRESS_MIN_PRIORITY } from '../../adapters/queue/lane-priority.ts';
 import { deliveryStatusPollHandler } from './delivery-status-poll-handler.ts';
 import { bindMessaging, MESSAGING, type MessagingOverrides } from '../messaging-bindings.ts';
 import { WEBHOOKS } from '../webhook-bindings.ts';
@@ -89,7 +90,9 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
-  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency, config.deliveryFetchers), [MESSAGING.deliverMessage]);
+  // The express loop: every OTP job and a quiet tenant's first transactional one (lane-priority.ts), a few at a time.
+  const express = { minPriority: EXPRESS_MIN_PRIORITY, batchSize: Math.max(1, Math.ceil(config.workerConcurrency / 5)) };
+  container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency, config.deliveryFetchers, express), [MESSAGING.deliverMessage]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
     const recover = new RecoverAbandonedDeliveries({ storage, clock });
     return {

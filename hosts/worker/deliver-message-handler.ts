@@ -10,13 +10,15 @@ export const POSTPONED = new CompletedWith({ postponed: true });
 /**
  * notification-send: one job per message id; DeliverMessage is idempotent, so a redelivered job is harmless.
  * A fetched batch is delivered set-based (one claim statement, one record statement for its accepted
- * attempts); `fetchers` batches are in flight at once, so a slow batch (one slow vendor) never idles the queue.
+ * attempts); `fetchers` batches are in flight at once, so a slow batch (one slow vendor) never idles the queue,
+ * and the express loop (when given) takes passcodes and quiet tenants' single messages as they come.
  */
-export function deliverMessageHandler(deliver: DeliverMessage, batchSize: number, fetchers = 4): JobHandler {
+export function deliverMessageHandler(deliver: DeliverMessage, batchSize: number, fetchers = 4, express?: JobHandler['express']): JobHandler {
   return {
     queue: QUEUES.notificationSend,
     batchSize,
     fetchers,
+    ...(express ? { express } : {}),
     async handle(data) {
       const messageId = messageIdOf(data);
       if (!messageId) return; // malformed job: nothing to deliver

@@ -26,15 +26,19 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
       batchSize: handler.batchSize, pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds, burstWhenBatchFull: true, localConcurrency: handler.fetchers ?? 1, perJobResults: true,
     } as const;
     // Per-job results: one job's failure retries that job only, never the rest of its batch.
-    const id = await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, async (jobs) => {
+    const work = async (jobs: ReadonlyArray<{ id: string; data: Record<string, unknown> }>) => {
       const run = (within: WithinJob) => (handler.handleBatch
         ? handler.handleBatch(jobs.map((job) => job.data)).catch((error: unknown) => jobs.map(() => error ?? new Error('batch failed')))
         : Promise.all(jobs.map(async (job, i) => within(i, () => handler.handle(job.data)).then(() => null, (error: unknown) => error ?? new Error('job failed')))));
       // Tracing off: no span, no context, nothing looked up (docs/observability.md).
       const outcomes = tracingOn() ? await traceJobs(handler.queue, jobs, run) : await run(untraced);
       return jobs.map((job, index) => jobResult(handler.queue, job.id, outcomes[index] ?? null, logger));
-    });
-    ids.push(id);
+    };
+    ids.push(await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, work));
+    if (handler.express) {
+      const express = { ...options, batchSize: handler.express.batchSize, localConcurrency: 1, minPriority: handler.express.minPriority };
+      ids.push(await boss.work<Record<string, unknown>, unknown, typeof express>(handler.queue, express, work));
+    }
   }
   const periodic = startPeriodicTasks(tasks, logger);
   logger.info({ queues: handlers.map((h) => h.queue), tasks: tasks.map((t) => t.name) }, 'worker started');

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { RecordingProvider } from '../../adapters/memory/recording-provider.ts';
+import type { OutboundMessage, ProviderResult } from '../../core/ports/channel-provider.ts';
 import { StaticProviderDirectory } from '../../adapters/providers/static-provider-directory.ts';
 import { newOrganization } from '../../core/domain/organization.ts';
 import { SendMessage } from '../../core/use-cases/messaging/send-message.ts';
@@ -57,6 +58,56 @@ for (const kind of await availableDatabaseKinds()) {
         message = await storage.messages.findById(organizationId, String(log['id']));
       }
       expect(message).to.include({ status: 'SENT', attempts: 1 });
+    });
+
+    it('fetches a quiet tenant\'s single message and a passcode at once while every delivery loop is held by another tenant\'s backlog (the express loop)', async () => {
+      await running?.stop();
+      const held = randomUUID();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => { release = resolve; });
+      const sms = new (class extends RecordingProvider {
+        override async send(message: OutboundMessage): Promise<ProviderResult> {
+          const result = await super.send(message);
+          if (message.organizationId === held && message.lane !== 'OTP') await gate; // the backlog's answers never come while the test looks
+          return result;
+        }
+      })('SMS', `express-${kind}`);
+      const config = testConfig();
+      const container = buildWorkerContainer(config, createLogger('silent'), infra, { providers: new StaticProviderDirectory([sms], []) });
+      await loadProviders(container);
+      const storage = container.get(INFRA.storage);
+      const deliver = container.get(MESSAGING.deliverMessage);
+      const send = new SendMessage({
+        storage, pricing: container.get(MESSAGING.pricing), clock: container.get(INFRA.clock), ids: container.get(INFRA.ids),
+        secrets: container.get(INFRA.secrets), fraud: container.get(MESSAGING.fraudLimits), deliverNow: (id) => deliver.execute(id),
+      });
+      const tenant = async (organizationId: string) => {
+        const now = new Date();
+        await storage.organizations.insert(newOrganization(organizationId, `Express ${organizationId.slice(0, 8)}`, now));
+        await storage.wallets.create(organizationId, now);
+        await storage.wallets.update(organizationId, () => ({ amount: 100_000, kind: 'TOP_UP', reference: 'seed', description: 'seed' }), now);
+        return { organizationId, userId: null, apiKeyId: null, isSandbox: false };
+      };
+      const [backlogged, quiet] = [await tenant(held), await tenant(randomUUID())];
+      const backlog = 2 * config.deliveryFetchers * config.workerConcurrency;
+      for (let i = 0; i < backlog; i++) await send.execute(backlogged, { channel: 'SMS', to: `+2332455${String(10_000 + i).padStart(5, '0')}`, body: `Parcel ${i} shipped`, async: true });
+      running = await startWorker(infra.boss, container.getAll(WORKER.handlers), createLogger('silent'), [], NEVER_POLL_SECONDS);
+      try {
+        const deadline = Date.now() + 15_000;
+        const heldCount = () => sms.received.filter((m) => m.organizationId === held && m.lane !== 'OTP').length;
+        while (heldCount() < config.deliveryFetchers * config.workerConcurrency && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(heldCount(), 'every delivery loop holds a batch of the backlog').to.equal(config.deliveryFetchers * config.workerConcurrency);
+
+        const single = (await send.execute(quiet, { channel: 'SMS', to: '+233245559001', body: 'Your table is ready', async: true })).log;
+        const passcode = (await send.execute(backlogged, { channel: 'SMS', to: '+233245559002', body: 'Your code is 246810', category: 'OTP', async: true })).log;
+        const reached = (id: unknown) => sms.received.some((m) => m.messageId === id);
+        while (!(reached(single['id']) && reached(passcode['id'])) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(reached(single['id']), 'the quiet tenant\'s message reached the vendor while the backlog held every loop').to.equal(true);
+        expect(reached(passcode['id']), 'the passcode too').to.equal(true);
+        expect(heldCount(), 'no more of the backlog was fetched meanwhile').to.equal(config.deliveryFetchers * config.workerConcurrency);
+      } finally {
+        release();
+      }
     });
   });
 }
