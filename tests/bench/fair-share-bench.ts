@@ -31,6 +31,8 @@ function flag(name: string, fallback: number): number {
   return value;
 }
 const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 10_000), windowSeconds: flag('window', 10), profile: process.argv.includes('--profile'),
+  // --interleaved: the tenants queue at the same time (their messages interleaved in creation order) instead of one after the other.
+  interleaved: process.argv.includes('--interleaved'),
   // --order=fair,FIFO,FIFO,fair (BAAB): whether a phase's place in the run weighs on it.
   order: (process.argv.find((a) => a.startsWith('--order='))?.split('=')[1] ?? 'FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair').split(',').map((name) => {
     if (name !== 'FIFO' && name !== 'fair') throw new Error('--order takes FIFO and fair, comma-separated');
@@ -56,7 +58,8 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   await server.infra.boss.deleteAllJobs(QUEUES.notificationSend);
   const queuedFrom = await dbNow(server);
   console.log(`${name}: queueing ${settings.tenants} x ${settings.perTenant.toLocaleString('en')} async SMS, one tenant after the other ...`);
-  for (const t of tenants) await queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`);
+  if (settings.interleaved) await Promise.all(tenants.map((t) => queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`)));
+  else for (const t of tenants) await queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`);
   if (name === 'FIFO') await server.infra.database.em().execute(`update pgboss.job set priority = 0 where name = ? and state = 'created'`, [QUEUES.notificationSend]);
   await server.vacuum();
   const ids = tenants.map((t) => t.organizationId);

@@ -115,9 +115,13 @@ export async function startSendServer(databaseUrl: string | null): Promise<SendS
   };
 }
 
-/** Each run starts from an empty messages table and queue in `nkra_bench`, so runs compare. */
+/**
+ * Each run starts from an empty messages table, message logs and queue in the bench database, so runs compare.
+ * The attempts and status events carry no foreign key to messages (partitioned logs, migration 0040): a
+ * cascade from messages leaves them, and they grew by every run (3.2 million rows after 32 fair-share phases).
+ */
 async function resetBenchData(infra: Infrastructure): Promise<void> {
-  await infra.database.em().execute('truncate messages, idempotency_keys, pgboss.job cascade');
+  await infra.database.em().execute('truncate messages, message_attempts, message_status_events, idempotency_keys, pgboss.job cascade');
   // Organizations' own vendor accounts of an earlier run (bench:vendors) hold credentials encrypted under that run's key.
   await infra.database.em().execute('delete from providers where organization_id is not null');
 }
