@@ -54,24 +54,31 @@ export class SqlMessageStatusRepository implements MessageStatusRepository {
    * One round trip for the three writes of a batch of accepted attempts (data-modifying CTEs over
    * one JSON parameter): the attempt rows, the conditional PENDING -> SENT/DELIVERED update, and the
    * status events built from the updated rows. Prepared: the text is the same whatever the batch size.
+   *
+   * The status the row must be in (PENDING) comes with the input, not as a literal: with `status =
+   * 'PENDING'` the planner could prove the partial index of waiting messages (`messages_waiting_channel`)
+   * and, estimating one PENDING row from statistics taken when none were, scanned every PENDING entry of
+   * that index (live and dead) and filtered by id (seen with auto_explain during bench:fair-share). A
+   * vendor outage leaves thousands PENDING between retries; each record statement would read them all.
+   * A join column cannot prove the index's predicate: the rows are found by primary key.
    */
   async recordAcceptedAttempts(accepted: readonly AcceptedDelivery[]): Promise<Message[]> {
     if (accepted.length === 0) return [];
     const { selectList } = entityColumns(this.#em, MessageEntity);
     const input = accepted.map(({ attempt: a, status, at, event }) => ({
       attempt_id: a.id, message_id: a.messageId, attempt: a.attempt, provider: a.provider, provider_message_id: a.providerMessageId,
-      duration_ms: a.durationMs, attempted_at: a.createdAt, new_status: status, at, event_id: event.id, source: event.source,
+      duration_ms: a.durationMs, attempted_at: a.createdAt, new_status: status, at, event_id: event.id, source: event.source, from_status: 'PENDING',
     }));
     const rows = await sqlRows<SelectedRow>(this.#em, `with input as (
         select * from json_to_recordset($1::json) as x (attempt_id text, message_id text, attempt integer, provider text, provider_message_id text,
-          duration_ms integer, attempted_at timestamptz, new_status text, at timestamptz, event_id text, source text)),
+          duration_ms integer, attempted_at timestamptz, new_status text, at timestamptz, event_id text, source text, from_status text)),
       attempt as (
         insert into message_attempts (id, message_id, attempt, provider, outcome, retryable, error_code, error_message, provider_message_id, duration_ms, created_at)
         select attempt_id, message_id, input.attempt, input.provider, 'ACCEPTED', false, null, null, input.provider_message_id, duration_ms, attempted_at from input),
       moved as (
         update messages set status = input.new_status, provider = input.provider, provider_message_id = input.provider_message_id, error_code = null, error_message = null,
           sent_at = input.at, delivered_at = case when input.new_status = 'DELIVERED' then input.at end, lease_until = null, sealed_content = null, updated_at = input.at
-        from input where messages.id = input.message_id and messages.status = 'PENDING'
+        from input where messages.id = input.message_id and messages.status = input.from_status
         returning ${qualified(selectList)}, input.event_id as "eventId", input.source as "eventSource"),
       event as (insert into message_status_events (id, message_id, organization_id, status, source, detail, created_at)
         select "eventId", "id", "organizationId", "status", "eventSource", "errorCode", "updatedAt" from moved)
