@@ -41,7 +41,7 @@ const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 1
 const JAIN_TARGET = 0.95;
 const DRAIN_RATIO = 0.95;
 
-interface Phase { name: string; rate: number; windows: number[]; sent: number; cpu: { node: number; postgres: number } }
+interface Phase { name: string; rate: number; windows: number[]; sent: number; cpu: { node: number; postgres: number }; wal: { bytes: number; checkpoints: number } }
 
 const jain = (xs: readonly number[]) => {
   const sum = xs.reduce((a, b) => a + b, 0);
@@ -55,18 +55,25 @@ async function dbNow(server: SendServer): Promise<Date> {
 }
 
 async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: ReadonlyArray<{ key: string; organizationId: string }>): Promise<Phase> {
-  await server.infra.boss.deleteAllJobs(QUEUES.notificationSend);
+  // Every phase starts from the same database: empty messages, logs and queue (the tenants stay). Phases that
+  // inherited the earlier ones' rows ran slower the later they came (a growing table and its indexes).
+  await server.resetMessages();
   const queuedFrom = await dbNow(server);
   console.log(`${name}: queueing ${settings.tenants} x ${settings.perTenant.toLocaleString('en')} async SMS, one tenant after the other ...`);
   if (settings.interleaved) await Promise.all(tenants.map((t) => queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`)));
   else for (const t of tenants) await queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`);
   if (name === 'FIFO') await server.infra.database.em().execute(`update pgboss.job set priority = 0 where name = ? and state = 'created'`, [QUEUES.notificationSend]);
   await server.vacuum();
+  // Each drain starts from a checkpoint: the first change to a page after one writes the whole page to the WAL,
+  // so a checkpoint that fell inside one phase and not the other weighed on it alone (max_wal_size 1 GB is
+  // reached every phase or two at ~5 KB of WAL a message).
+  await server.infra.database.em().execute('checkpoint');
   const ids = tenants.map((t) => t.organizationId);
   const container = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
   const started = await dbNow(server);
   if (settings.profile) await server.infra.database.em().execute('select pg_stat_statements_reset()');
   const cpuBefore = await cpuSeconds();
+  const walBefore = await walPosition(server);
   const worker = await startWorker(server.infra.boss, container.getAll(WORKER.handlers), server.logger);
   try {
     // Whether any message is still waiting (the first index entry found ends it): counting the remainder
@@ -76,6 +83,7 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
     while (await waiting()) await new Promise((resolve) => setTimeout(resolve, 250));
   } finally { await worker.stop(); }
   const cpuAfter = await cpuSeconds();
+  const walAfter = await walPosition(server);
   if (settings.profile) await printStatementProfile(server, name);
   const rows = await server.infra.database.em().execute<{ organization_id: string; w: number; n: string | number; last: Date }[]>(
     `select organization_id, floor(extract(epoch from sent_at - ?::timestamptz) / ?)::int as w, count(*) as n, max(sent_at) as last
@@ -92,7 +100,15 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   const windows = Array.from({ length: busyWindows }, (_, w) => jain(ids.map((id) => Number(rows.find((r) => r.organization_id === id && r.w === w)?.n ?? 0))));
   const sent = rows.reduce((sum, r) => sum + Number(r.n), 0);
   const cpu = { node: cpuAfter.node - cpuBefore.node, postgres: cpuAfter.postgres - cpuBefore.postgres };
-  return { name, rate: sent / ((allDone - started.getTime()) / 1000), windows, sent, cpu };
+  const wal = { bytes: walAfter.bytes - walBefore.bytes, checkpoints: walAfter.checkpoints - walBefore.checkpoints };
+  return { name, rate: sent / ((allDone - started.getTime()) / 1000), windows, sent, cpu, wal };
+}
+
+/** WAL written so far and checkpoints begun so far on the server (WAL bytes a message and checkpoints inside a drain). */
+async function walPosition(server: SendServer): Promise<{ bytes: number; checkpoints: number }> {
+  const [row] = await server.infra.database.em().execute<{ bytes: string; checkpoints: string }[]>(
+    `select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as bytes, (checkpoints_timed + checkpoints_req)::text as checkpoints from pg_stat_bgwriter`);
+  return { bytes: Number(row!.bytes), checkpoints: Number(row!.checkpoints) };
 }
 
 /**
@@ -121,7 +137,8 @@ async function main(): Promise<void> {
     const merge = (name: string): Phase => {
       const of = phases.filter((p) => p.name === name);
       const cpu = { node: of.reduce((sum, p) => sum + p.cpu.node, 0) / of.length, postgres: of.reduce((sum, p) => sum + p.cpu.postgres, 0) / of.length };
-      return { name, rate: of.reduce((sum, p) => sum + p.rate, 0) / of.length, windows: of.flatMap((p) => p.windows), sent: Math.min(...of.map((p) => p.sent)), cpu };
+      const wal = { bytes: of.reduce((sum, p) => sum + p.wal.bytes, 0) / of.length, checkpoints: of.reduce((sum, p) => sum + p.wal.checkpoints, 0) };
+      return { name, rate: of.reduce((sum, p) => sum + p.rate, 0) / of.length, windows: of.flatMap((p) => p.windows), sent: Math.min(...of.map((p) => p.sent)), cpu, wal };
     };
     const [fifo, fair] = [merge('FIFO'), merge('fair')];
     const total = settings.tenants * settings.perTenant;
@@ -132,16 +149,16 @@ async function main(): Promise<void> {
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
     console.log(`command: npm run bench:fair-share -- --tenants=${settings.tenants} --per-tenant=${settings.perTenant} --window=${settings.windowSeconds} --order=${settings.order.join(',')}`);
     console.log('');
-    console.log(`| phase (${settings.order.length / 2} runs each) | SENT (each run) | drain messages/s (mean) | ${settings.windowSeconds} s windows until one ran out | Jain min | Jain mean | CPU µs a message: Node / PostgreSQL |`);
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log(`| phase (${settings.order.length / 2} runs each) | SENT (each run) | drain messages/s (mean) | ${settings.windowSeconds} s windows until one ran out | Jain min | Jain mean | CPU µs a message: Node / PostgreSQL | WAL bytes a message | checkpoints during the drains |`);
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const p of [fifo, fair]) {
       const mean = p.windows.reduce((a, b) => a + b, 0) / Math.max(1, p.windows.length);
-      console.log(`| ${p.name} | ${p.sent.toLocaleString('en')} | ${Math.round(p.rate).toLocaleString('en')} | ${p.windows.length} | ${minJain(p).toFixed(3)} | ${mean.toFixed(3)} | ${Math.round((p.cpu.node / p.sent) * 1e6)} / ${Math.round((p.cpu.postgres / p.sent) * 1e6)} |`);
+      console.log(`| ${p.name} | ${p.sent.toLocaleString('en')} | ${Math.round(p.rate).toLocaleString('en')} | ${p.windows.length} | ${minJain(p).toFixed(3)} | ${mean.toFixed(3)} | ${Math.round((p.cpu.node / p.sent) * 1e6)} / ${Math.round((p.cpu.postgres / p.sent) * 1e6)} | ${Math.round(p.wal.bytes / p.sent).toLocaleString('en')} | ${p.wal.checkpoints} |`);
     }
     console.log('');
     console.log(`fair drain / FIFO drain: ${(ratio * 100).toFixed(1)}% (target >= ${DRAIN_RATIO * 100}%); fair Jain min target >= ${JAIN_TARGET}`);
     console.log(`per window, fair: ${fair.windows.map((j) => j.toFixed(3)).join(' ')}`);
-    console.log(`phases in order: ${phases.map((p) => `${p.name} ${Math.round(p.rate).toLocaleString('en')}/s (CPU s: Node ${p.cpu.node.toFixed(1)}, PostgreSQL ${p.cpu.postgres.toFixed(1)})`).join(', ')}`);
+    console.log(`phases in order: ${phases.map((p) => `${p.name} ${Math.round(p.rate).toLocaleString('en')}/s (CPU s: Node ${p.cpu.node.toFixed(1)}, PostgreSQL ${p.cpu.postgres.toFixed(1)}; WAL ${Math.round(p.wal.bytes / 1e6)} MB, ${p.wal.checkpoints} checkpoints)`).join(', ')}`);
     console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
   } finally {
     await server.close();

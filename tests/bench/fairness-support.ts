@@ -29,8 +29,8 @@ let recipient = 2_000_000;
 export const nextRecipient = () => `+23324${String(recipient++).padStart(7, '0')}`;
 
 /** One async SMS through POST /messages/send with an idempotency key, as the client libraries send one; answers its id. */
-export async function sendOne(server: SendServer, key: string, category: 'TRANSACTIONAL' | 'OTP'): Promise<string> {
-  const res = await fetch(`${server.base}/messages/send`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key },
+export async function sendOne(server: SendServer, key: string, category: 'TRANSACTIONAL' | 'OTP', traceparent?: string): Promise<string> {
+  const res = await fetch(`${server.base}/messages/send`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...(traceparent ? { traceparent } : {}) },
     body: JSON.stringify({ channel: 'SMS', to: nextRecipient(), body: category === 'OTP' ? 'Your code is 246810' : 'Your parcel is on its way', category, async: true, idempotencyKey: randomUUID() }) });
   if (res.status !== 202) throw new Error(`send answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { data: { id: string } }).data.id;

@@ -63,6 +63,8 @@ export interface SendServer {
   logger: Logger;
   infra: Infrastructure;
   container: Container;
+  /** Empties the messages, their logs, the idempotency keys and the job queue (what a run starts from); tenants, keys and wallets stay. */
+  resetMessages(): Promise<void>;
   /** Registers a new tenant and creates a sandbox API key allowed to send. */
   newSandboxKey(label: string): Promise<{ key: string; organizationId: string }>;
   /**
@@ -96,6 +98,7 @@ export async function startSendServer(databaseUrl: string | null): Promise<SendS
   return {
     base, config, logger, infra, container,
     newSandboxKey: (label) => newSandboxKey(base, label),
+    resetMessages: () => truncateMessages(infra),
     async vacuum() { await infra.database.em().execute('vacuum analyze messages, pgboss.job'); },
     async statusCounts(organizationId) {
       const rows = await infra.database.em().execute<{ status: string; n: string | number }[]>(
@@ -121,9 +124,13 @@ export async function startSendServer(databaseUrl: string | null): Promise<SendS
  * cascade from messages leaves them, and they grew by every run (3.2 million rows after 32 fair-share phases).
  */
 async function resetBenchData(infra: Infrastructure): Promise<void> {
-  await infra.database.em().execute('truncate messages, message_attempts, message_status_events, idempotency_keys, pgboss.job cascade');
+  await truncateMessages(infra);
   // Organizations' own vendor accounts of an earlier run (bench:vendors) hold credentials encrypted under that run's key.
   await infra.database.em().execute('delete from providers where organization_id is not null');
+}
+
+async function truncateMessages(infra: Infrastructure): Promise<void> {
+  await infra.database.em().execute('truncate messages, message_attempts, message_status_events, idempotency_keys, pgboss.job cascade');
 }
 
 async function newSandboxKey(base: string, label: string): Promise<{ key: string; organizationId: string }> {
