@@ -90,8 +90,9 @@ export function buildWorkerContainer(config: Config, logger: Logger, infra: Infr
   const container = new Container({ defaultScope: 'Singleton' });
   bindInfrastructure(container, config, logger, infra, overrides.email ? { email: overrides.email } : {});
   bindMessaging(container, config, logger, overrides);
-  // The express loop: every OTP job and a quiet tenant's first transactional one (lane-priority.ts), a few at a time.
-  const express = { minPriority: EXPRESS_MIN_PRIORITY, batchSize: Math.max(1, Math.ceil(config.workerConcurrency / 5)) };
+  // The express loops: every OTP job and a quiet tenant's first transactional one (lane-priority.ts), a few at a time;
+  // two, so that a passcode queued while one waits for a vendor's answer is fetched by the other.
+  const express = { minPriority: EXPRESS_MIN_PRIORITY, batchSize: Math.max(1, Math.ceil(config.workerConcurrency / 5)), fetchers: 2 };
   container.bind(WORKER.handlers).toResolvedValue((deliver) => deliverMessageHandler(deliver, config.workerConcurrency, config.deliveryFetchers, express), [MESSAGING.deliverMessage]);
   container.bind(WORKER.tasks).toResolvedValue((storage, clock): PeriodicTask => {
     const recover = new RecoverAbandonedDeliveries({ storage, clock });

@@ -16,11 +16,12 @@ export interface JobHandler {
    */
   handleBatch?(data: ReadonlyArray<Record<string, unknown>>): Promise<ReadonlyArray<unknown>>;
   /**
-   * One more fetch loop taking only jobs of at least `minPriority` (pg-boss priority), `batchSize` at a time:
-   * the delivery queue's passcodes and quiet tenants' single messages are fetched at once, not when one of
-   * the loops busy with a backlog comes free (docs/adr/0036-delivery-lanes-and-fair-queueing.md, "Express loop").
+   * `fetchers` more fetch loops taking only jobs of at least `minPriority` (pg-boss priority), `batchSize` at a
+   * time: the delivery queue's passcodes and quiet tenants' single messages are fetched at once, not when one of
+   * the loops busy with a backlog comes free; with two, one passcode is fetched while the other loop waits
+   * for a slow vendor's answer to the previous one (docs/adr/0036-delivery-lanes-and-fair-queueing.md, "Express loop").
    */
-  express?: { minPriority: number; batchSize: number };
+  express?: { minPriority: number; batchSize: number; fetchers: number };
 }
 
 /** A job done with an output recorded on it (pg-boss `output`), e.g. a delivery postponed to a new job. */

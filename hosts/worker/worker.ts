@@ -36,7 +36,7 @@ export async function startWorker(boss: PgBoss, handlers: readonly JobHandler[],
     };
     ids.push(await boss.work<Record<string, unknown>, unknown, typeof options>(handler.queue, options, work));
     if (handler.express) {
-      const express = { ...options, batchSize: handler.express.batchSize, localConcurrency: 1, minPriority: handler.express.minPriority };
+      const express = { ...options, batchSize: handler.express.batchSize, localConcurrency: handler.express.fetchers, minPriority: handler.express.minPriority };
       ids.push(await boss.work<Record<string, unknown>, unknown, typeof express>(handler.queue, express, work));
     }
   }
