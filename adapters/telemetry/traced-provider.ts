@@ -6,7 +6,7 @@ import { captureTrace, inSpan, SpanKind, SpanStatusCode, workContexts } from './
 /**
  * A vendor adapter in a CLIENT span `<CHANNEL> send` (docs/observability.md), a child of its message's
  * delivery job span (or of the HTTP request, for a synchronous send). An accepted call's trace context is
- * recorded by the vendor's message id, for the delivery report. Built only when tracing is on.
+ * recorded by the vendor's message id, for the delivery report, when the trace is sampled. Built only when tracing is on.
  */
 export class TracedProvider implements ChannelProvider {
   readonly name: string;
@@ -34,7 +34,9 @@ export class TracedProvider implements ChannelProvider {
       span.setAttribute('nkra.accepted', result.accepted);
       if (result.accepted) {
         span.setAttribute('nkra.provider_message_id', result.providerMessageId);
-        const carrier = captureTrace();
+        // Only a sampled trace is recorded: the report of an unsampled one would not be exported either, and
+        // recording it cost one insert per message under a sampler (bench:fairness --trace, parentbased_always_off).
+        const carrier = span.isRecording() ? captureTrace() : null;
         // A lost record only detaches the delivery report from this trace: never fail the delivery for it.
         if (carrier) await this.#traces.record(this.name, result.providerMessageId, carrier).catch(() => undefined);
       } else {
