@@ -4,6 +4,7 @@ import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
 import { startWorker } from '../../hosts/worker/worker.ts';
 import { cpuSeconds, liveKey, queueBacklog } from './fairness-support.ts';
+import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { ensureBenchDatabase, startSendServer, type SendServer } from './send-server.ts';
 
 /**
@@ -33,6 +34,8 @@ function flag(name: string, fallback: number): number {
 const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 10_000), windowSeconds: flag('window', 10), profile: process.argv.includes('--profile'),
   // --interleaved: the tenants queue at the same time (their messages interleaved in creation order) instead of one after the other.
   interleaved: process.argv.includes('--interleaved'),
+  // --sample-activity: what the backends were doing during each drain (pg_stat_activity every 20 ms: state, wait event, statement).
+  sampleActivity: process.argv.includes('--sample-activity'),
   // --order=fair,FIFO,FIFO,fair (BAAB): whether a phase's place in the run weighs on it.
   order: (process.argv.find((a) => a.startsWith('--order='))?.split('=')[1] ?? 'FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair').split(',').map((name) => {
     if (name !== 'FIFO' && name !== 'fair') throw new Error('--order takes FIFO and fair, comma-separated');
@@ -74,6 +77,8 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   if (settings.profile) await server.infra.database.em().execute('select pg_stat_statements_reset()');
   const cpuBefore = await cpuSeconds();
   const walBefore = await walPosition(server);
+  const sampler = settings.sampleActivity ? new PgActivitySampler(server.infra.database) : null;
+  sampler?.start(20);
   const worker = await startWorker(server.infra.boss, container.getAll(WORKER.handlers), server.logger);
   try {
     // Whether any message is still waiting (the first index entry found ends it): counting the remainder
@@ -82,6 +87,7 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
       `select exists (select 1 from messages where organization_id = any(?::text[]) and status in ('QUEUED', 'PENDING')) as waiting`, [`{${ids.join(',')}}`]))[0]?.waiting === true;
     while (await waiting()) await new Promise((resolve) => setTimeout(resolve, 250));
   } finally { await worker.stop(); }
+  if (sampler) console.log(`${name}: backends during the drain (mean a sample)\n  ${(await sampler.stop(10)).join('\n  ')}`);
   const cpuAfter = await cpuSeconds();
   const walAfter = await walPosition(server);
   if (settings.profile) await printStatementProfile(server, name);

@@ -67,7 +67,7 @@ export async function queueBacklog(server: SendServer, key: string, total: numbe
   await Promise.all(Array.from({ length: 8 }, enqueue));
 }
 
-/** CPU seconds spent so far by this process and by every PostgreSQL process on the machine (Linux /proc; 0 where unreadable). */
+/** CPU seconds spent so far by this process and by every PostgreSQL process on the machine, the exited ones included (Linux /proc; 0 where unreadable). */
 export async function cpuSeconds(): Promise<{ node: number; postgres: number }> {
   const usage = process.cpuUsage();
   let ticks = 0;
@@ -76,8 +76,10 @@ export async function cpuSeconds(): Promise<{ node: number; postgres: number }> 
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
     const close = stat.lastIndexOf(')');
     if (close < 0 || !stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
-    const fields = stat.slice(close + 2).split(' '); // from field 3 (state) on: utime is field 14, stime 15
-    ticks += Number(fields[11]) + Number(fields[12]);
+    // From field 3 (state) on: utime is field 14, stime 15, cutime 16, cstime 17. The postmaster's cutime and cstime
+    // hold the CPU of the backends it has reaped: a connection closed during a phase still counts.
+    const fields = stat.slice(close + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return { node: (usage.user + usage.system) / 1e6, postgres: ticks / 100 };
 }
