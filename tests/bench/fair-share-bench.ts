@@ -1,4 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { QUEUES } from '../../core/ports/job-queue.ts';
 import { MESSAGING } from '../../hosts/messaging-bindings.ts';
 import { buildWorkerContainer, WORKER } from '../../hosts/worker/container.ts';
@@ -6,6 +8,7 @@ import { startWorker } from '../../hosts/worker/worker.ts';
 import { cpuSeconds, liveKey, queueBacklog } from './fairness-support.ts';
 import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { ensureBenchDatabase, startSendServer, type SendServer } from './send-server.ts';
+import { startSlowArkesel, writeArkeselProvidersFile, type FakeVendor } from './slow-vendor.ts';
 
 /**
  * `npm run bench:fair-share` (issue 30, docs/adr/0036-delivery-lanes-and-fair-queueing.md): --tenants (10)
@@ -22,7 +25,8 @@ import { ensureBenchDatabase, startSendServer, type SendServer } from './send-se
  * For each, Jain's fairness index J = (sum x)^2 / (n sum x^2) of the tenants' SENT counts per --window
  * (10 s) window, over the whole windows before the first tenant's backlog ran out (while every tenant had
  * work waiting), and the drain rate. --order (default FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair) sets the phases; --profile prints the
- * statements PostgreSQL spent each drain on. Targets: fair J >= 0.95 in every such window; fair drain >= 95%
+ * statements PostgreSQL spent each drain on; --sample-activity what the backends waited on; --latency=50
+ * (--max-concurrency=50) sends to a fake Arkesel answering after 50 ms, so the vendor bounds the drain. Targets: fair J >= 0.95 in every such window; fair drain >= 95%
  * of the FIFO drain. Own database `nkra_bench_fair_share` on DATABASE_URL's server.
  */
 function flag(name: string, fallback: number): number {
@@ -36,6 +40,10 @@ const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 1
   interleaved: process.argv.includes('--interleaved'),
   // --sample-activity: what the backends were doing during each drain (pg_stat_activity every 20 ms: state, wait event, statement).
   sampleActivity: process.argv.includes('--sample-activity'),
+  // --latency=50: every SMS goes to a fake Arkesel in its own process answering after that many ms, at most
+  // --max-concurrency (50) in flight: the vendor, not the CPU, bounds the drain (as behind a real aggregator).
+  latencyMs: process.argv.some((a) => a.startsWith('--latency=')) ? flag('latency', 50) : 0,
+  maxConcurrency: flag('max-concurrency', 50),
   // --order=fair,FIFO,FIFO,fair (BAAB): whether a phase's place in the run weighs on it.
   order: (process.argv.find((a) => a.startsWith('--order='))?.split('=')[1] ?? 'FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair').split(',').map((name) => {
     if (name !== 'FIFO' && name !== 'fair') throw new Error('--order takes FIFO and fair, comma-separated');
@@ -130,8 +138,17 @@ async function printStatementProfile(server: SendServer, name: string): Promise<
 }
 
 async function main(): Promise<void> {
+  let vendor: FakeVendor | null = null;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-fair-share-bench-'));
+  if (settings.latencyMs > 0) {
+    vendor = await startSlowArkesel(settings.latencyMs);
+    const providersFile = path.join(dir, 'providers.json');
+    await writeArkeselProvidersFile(providersFile, vendor.url, { maxConcurrency: settings.maxConcurrency, maxPerSecond: 0 });
+    process.env['PROVIDERS_FILE'] = providersFile;
+  }
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const server = await startSendServer(await ensureBenchDatabase(serverUrl, 'nkra_bench_fair_share'));
+  // A database per provider setup: a --latency run stores its fake Arkesel, which a default-providers run must not find.
+  const server = await startSendServer(await ensureBenchDatabase(serverUrl, vendor ? 'nkra_bench_fair_share_vendor' : 'nkra_bench_fair_share'));
   let ok = false;
   try {
     const tenants = [];
@@ -153,7 +170,9 @@ async function main(): Promise<void> {
     ok = fair.sent === total && fifo.sent === total && fair.windows.length > 0 && minJain(fair) >= JAIN_TARGET && ratio >= DRAIN_RATIO;
     console.log('');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
-    console.log(`command: npm run bench:fair-share -- --tenants=${settings.tenants} --per-tenant=${settings.perTenant} --window=${settings.windowSeconds} --order=${settings.order.join(',')}`);
+    console.log(`command: npm run bench:fair-share -- --tenants=${settings.tenants} --per-tenant=${settings.perTenant} --window=${settings.windowSeconds} --order=${settings.order.join(',')}`
+      + (vendor ? ` --latency=${settings.latencyMs} --max-concurrency=${settings.maxConcurrency}` : ''));
+    console.log(vendor ? `provider: a fake Arkesel answering after ${settings.latencyMs} ms, at most ${settings.maxConcurrency} sends in flight (max seen ${(await vendor.stats()).maxInFlight})` : 'provider: the default providers (answering at once)');
     console.log('');
     console.log(`| phase (${settings.order.length / 2} runs each) | SENT (each run) | drain messages/s (mean) | ${settings.windowSeconds} s windows until one ran out | Jain min | Jain mean | CPU µs a message: Node / PostgreSQL | WAL bytes a message | checkpoints during the drains |`);
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -168,6 +187,8 @@ async function main(): Promise<void> {
     console.log(ok ? 'all targets met' : 'BELOW TARGET or FAILED');
   } finally {
     await server.close();
+    await vendor?.close();
+    await rm(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
 }
