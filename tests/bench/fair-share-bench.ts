@@ -20,7 +20,10 @@ import { startSlowArkesel, writeArkeselProvidersFile, type FakeVendor } from './
  *
  * 1. FIFO reference: the queued jobs' priorities are reset to 0 before the drain, which is what every
  *    delivery job carried before lanes and fair tags (one first-in-first-out order by creation);
- * 2. fair: the jobs as acceptance queued them (lane band and per-tenant fair tags).
+ * 2. fair: the jobs as acceptance queued them (lane band and per-tenant fair tags), put through the same
+ *    UPDATE keeping their priorities, so both sides drain job rows and indexes written the same way.
+ *
+ * Every phase starts from empty message, log and job tables (the tenants stay), a VACUUM ANALYZE and a CHECKPOINT.
  *
  * For each, Jain's fairness index J = (sum x)^2 / (n sum x^2) of the tenants' SENT counts per --window
  * (10 s) window, over the whole windows before the first tenant's backlog ran out (while every tenant had
@@ -73,7 +76,10 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   console.log(`${name}: queueing ${settings.tenants} x ${settings.perTenant.toLocaleString('en')} async SMS, one tenant after the other ...`);
   if (settings.interleaved) await Promise.all(tenants.map((t) => queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`)));
   else for (const t of tenants) await queueBacklog(server, t.key, settings.perTenant, `Fair share ${name}`);
-  if (name === 'FIFO') await server.infra.database.em().execute(`update pgboss.job set priority = 0 where name = ? and state = 'created'`, [QUEUES.notificationSend]);
+  // The FIFO reference resets the priorities with an UPDATE, which writes every job row and index entry anew
+  // (and, vacuumed, leaves the indexes with room where the old entries were); the fair phase's jobs get the
+  // same UPDATE keeping their priorities, so both drains start from tables and indexes written the same way.
+  await server.infra.database.em().execute(`update pgboss.job set priority = ${name === 'FIFO' ? '0' : 'priority'} where name = ? and state = 'created'`, [QUEUES.notificationSend]);
   await server.vacuum();
   // Each drain starts from a checkpoint: the first change to a page after one writes the whole page to the WAL,
   // so a checkpoint that fell inside one phase and not the other weighed on it alone (max_wal_size 1 GB is
