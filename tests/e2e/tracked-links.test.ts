@@ -57,6 +57,8 @@ describe('E2E: tracked links page, click rate and the custom link domain', funct
       dns.txt.set((await page.getByTestId('link-txt-name').textContent())!, [(await page.getByTestId('link-txt-value').textContent())!]);
       await page.getByRole('button', { name: 'Verify domain' }).click();
       await page.getByTestId('link-domain').getByText('VERIFIED').waitFor();
+      // The link base follows the verified domain once the page has reloaded the settings: wait for it, then read it.
+      await page.getByTestId('link-base').filter({ hasText: `https://${domain}/l` }).waitFor();
       expect(await page.getByTestId('link-base').textContent()).to.equal(`https://${domain}/l`);
       await screenshot(page, 'tracked-links');
       expect(errors).to.deep.equal([]);
