@@ -8,7 +8,7 @@ import { startWorker, type RunningWorker } from '../../hosts/worker/worker.ts';
 import { fmtMs as fmt, latencies, liveKey, pct, queueBacklog, sendOne } from './fairness-support.ts';
 import { startProbeTracing, type ProbeTraces } from './probe-traces.ts';
 import { ensureBenchDatabase, startSendServer } from './send-server.ts';
-import { startSlowArkesel, writeArkeselProvidersFile, type FakeVendor } from './slow-vendor.ts';
+import { useSlowArkesel } from './slow-vendor.ts';
 
 /**
  * `npm run bench:fairness` (issue 30, docs/adr/0036-delivery-lanes-and-fair-queueing.md): accept-to-provider
@@ -41,14 +41,8 @@ const settings = {
 };
 
 async function main(): Promise<void> {
-  let vendor: FakeVendor | null = null;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-fairness-bench-'));
-  if (settings.latencyMs > 0) {
-    vendor = await startSlowArkesel(settings.latencyMs);
-    const providersFile = path.join(dir, 'providers.json');
-    await writeArkeselProvidersFile(providersFile, vendor.url, { maxConcurrency: settings.maxConcurrency, maxPerSecond: 0 });
-    process.env['PROVIDERS_FILE'] = providersFile;
-  }
+  const vendor = await useSlowArkesel(settings.latencyMs, settings.maxConcurrency, dir);
   const traces: ProbeTraces | null = settings.trace ? await startProbeTracing() : null;
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   // A database per provider setup: a --latency run stores its fake Arkesel, which a default-providers run must not find.

@@ -8,7 +8,7 @@ import { startWorker } from '../../hosts/worker/worker.ts';
 import { cpuSeconds, liveKey, queueBacklog } from './fairness-support.ts';
 import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { ensureBenchDatabase, startSendServer, type SendServer } from './send-server.ts';
-import { startSlowArkesel, writeArkeselProvidersFile, type FakeVendor } from './slow-vendor.ts';
+import { useSlowArkesel } from './slow-vendor.ts';
 
 /**
  * `npm run bench:fair-share` (issue 30, docs/adr/0036-delivery-lanes-and-fair-queueing.md): --tenants (10)
@@ -144,14 +144,8 @@ async function printStatementProfile(server: SendServer, name: string): Promise<
 }
 
 async function main(): Promise<void> {
-  let vendor: FakeVendor | null = null;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nkra-fair-share-bench-'));
-  if (settings.latencyMs > 0) {
-    vendor = await startSlowArkesel(settings.latencyMs);
-    const providersFile = path.join(dir, 'providers.json');
-    await writeArkeselProvidersFile(providersFile, vendor.url, { maxConcurrency: settings.maxConcurrency, maxPerSecond: 0 });
-    process.env['PROVIDERS_FILE'] = providersFile;
-  }
+  const vendor = await useSlowArkesel(settings.latencyMs, settings.maxConcurrency, dir);
   const serverUrl = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   // A database per provider setup: a --latency run stores its fake Arkesel, which a default-providers run must not find.
   const server = await startSendServer(await ensureBenchDatabase(serverUrl, vendor ? 'nkra_bench_fair_share_vendor' : 'nkra_bench_fair_share'));

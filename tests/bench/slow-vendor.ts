@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface FakeVendor { url: string; stats(): Promise<{ accepted: number; maxInFlight: number; maxPerSecond: number }>; close(): Promise<void> }
@@ -26,4 +27,18 @@ export async function writeArkeselProvidersFile(file: string, vendorUrl: string,
     settings: { senderId: 'NKRA', baseUrl: vendorUrl, maxConcurrency: String(bounds.maxConcurrency), maxPerSecond: String(bounds.maxPerSecond) },
     credentials: { apiKey: 'bench-arkesel-key' },
   }] }));
+}
+
+/**
+ * With `latencyMs` > 0: a slow Arkesel in its own process and a PROVIDERS_FILE (in `dir`) routing every SMS to it
+ * through the platform's Arkesel provider bounded to `maxConcurrency` sends in flight, set for the service about
+ * to start; null (the default providers) otherwise.
+ */
+export async function useSlowArkesel(latencyMs: number, maxConcurrency: number, dir: string): Promise<FakeVendor | null> {
+  if (latencyMs <= 0) return null;
+  const vendor = await startSlowArkesel(latencyMs);
+  const providersFile = path.join(dir, 'providers.json');
+  await writeArkeselProvidersFile(providersFile, vendor.url, { maxConcurrency, maxPerSecond: 0 });
+  process.env['PROVIDERS_FILE'] = providersFile;
+  return vendor;
 }
