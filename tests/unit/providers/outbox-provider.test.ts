@@ -19,9 +19,25 @@ describe('OutboxProvider', () => {
     const outbox = new OutboxProvider('SMS', path.join(dir, 'outbox'));
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => outbox.send(message(i))));
     expect(results.every((r) => r.accepted && !r.delivered)).to.equal(true);
-    const lines = (await readFile(path.join(dir, 'outbox', 'sms.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { body: string });
+    const lines = (await readFile(path.join(dir, 'outbox', 'sms.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { body: string; reference: string });
     expect(lines).to.have.length(200);
     expect(new Set(lines.map((l) => l.body)).size).to.equal(200);
+    // Each answer's reference is the one written with its line.
+    const referenceOf = new Map(lines.map((l) => [l.body, l.reference]));
+    results.forEach((r, i) => expect(r.accepted && r.providerMessageId).to.equal(referenceOf.get(`Message number ${i}`)));
+  });
+
+  it('makes each reference when it writes, later sends getting greater references whatever the order of the messages', async () => {
+    const outbox = new OutboxProvider('SMS', path.join(dir, 'outbox'));
+    const references: string[] = [];
+    for (const i of [9, 3, 7, 1, 5]) {
+      const result = await outbox.send(message(i));
+      if (!result.accepted) throw new Error('not accepted');
+      references.push(result.providerMessageId!);
+    }
+    expect(references.every((r) => r.startsWith('outbox_'))).to.equal(true);
+    expect([...references].sort()).to.deep.equal(references);
+    expect(new Set(references).size).to.equal(5);
   });
 
   it('answers a retryable OUTBOX_WRITE_FAILED when the directory cannot be created', async () => {
