@@ -19,8 +19,16 @@ const SPAN = 500_000_000;
 const HALF = SPAN / 2;
 const TOP: Readonly<Record<DeliveryLane, number>> = { OTP: 2_000_000_000, TRANSACTIONAL: 1_400_000_000, MARKETING: 800_000_000 };
 
-/** Consecutive tags sharing one round of the fair queue: a backlogged tenant's jobs served in a row. */
-export const FAIR_QUANTUM = 25;
+/**
+ * Consecutive tags sharing one round of the fair queue: a backlogged tenant's jobs served in a row (four
+ * fetched batches of 25). A round's jobs queued together share pg-boss's whole fetch key (name, priority,
+ * created_on, start_after), which PostgreSQL keeps as one index entry listing them all (B-tree
+ * deduplication): the longer the round, the fewer and fuller the pages of `job_i11`. Every fetch walks that
+ * index from its start over the entries of the jobs already fetched (until a vacuum removes them), so its cost
+ * grows with those pages: with rounds of 25 a fair drain walked 2.3 times the pages first-in-first-out did,
+ * 1.7 times with rounds of 100 (docs/adr/0036, "seventh round").
+ */
+export const FAIR_QUANTUM = 100;
 
 /**
  * The priority of a runnable job of `lane` with fair-queueing tag `tag` (>= 0): its round in the regular

@@ -28,7 +28,8 @@ import { useSlowArkesel } from './slow-vendor.ts';
  * For each, Jain's fairness index J = (sum x)^2 / (n sum x^2) of the tenants' SENT counts per --window
  * (10 s) window, over the whole windows before the first tenant's backlog ran out (while every tenant had
  * work waiting), and the drain rate. --order (default FIFO,fair,fair,FIFO,fair,FIFO,FIFO,fair) sets the phases; --profile prints the
- * statements PostgreSQL spent each drain on; --sample-activity what the backends waited on; --latency=50
+ * statements PostgreSQL spent each drain on; --sample-activity what the backends waited on; --index-stats the buffers
+ * each table and index was read through, a message's share (and job_i11's shape, with pgstattuple); --latency=50
  * (--max-concurrency=50) sends to a fake Arkesel answering after 50 ms, so the vendor bounds the drain. Targets: fair J >= 0.95 in every such window; fair drain >= 95%
  * of the FIFO drain. Own database `nkra_bench_fair_share` on DATABASE_URL's server.
  */
@@ -43,6 +44,9 @@ const settings = { tenants: flag('tenants', 10), perTenant: flag('per-tenant', 1
   interleaved: process.argv.includes('--interleaved'),
   // --sample-activity: what the backends were doing during each drain (pg_stat_activity every 20 ms: state, wait event, statement).
   sampleActivity: process.argv.includes('--sample-activity'),
+  // --index-stats: the buffers each table and index was read through during each drain (pg_statio_all_tables and
+  // _indexes, a message's share), which structure the order of delivery makes dearer.
+  indexStats: process.argv.includes('--index-stats'),
   // --latency=50: every SMS goes to a fake Arkesel in its own process answering after that many ms, at most
   // --max-concurrency (50) in flight: the vendor, not the CPU, bounds the drain (as behind a real aggregator).
   latencyMs: process.argv.some((a) => a.startsWith('--latency=')) ? flag('latency', 50) : 0,
@@ -89,6 +93,8 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   const container = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
   const started = await dbNow(server);
   if (settings.profile) await server.infra.database.em().execute('select pg_stat_statements_reset()');
+  if (settings.indexStats) await printFetchIndexShape(server, name);
+  const blocksBefore = settings.indexStats ? await relationBlocks(server) : null;
   const cpuBefore = await cpuSeconds();
   const walBefore = await walPosition(server);
   const sampler = settings.sampleActivity ? new PgActivitySampler(server.infra.database) : null;
@@ -105,6 +111,7 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   const cpuAfter = await cpuSeconds();
   const walAfter = await walPosition(server);
   if (settings.profile) await printStatementProfile(server, name);
+  if (blocksBefore) printRelationBlocks(name, blocksBefore, await relationBlocks(server), settings.tenants * settings.perTenant);
   const rows = await server.infra.database.em().execute<{ organization_id: string; w: number; n: string | number; last: Date }[]>(
     `select organization_id, floor(extract(epoch from sent_at - ?::timestamptz) / ?)::int as w, count(*) as n, max(sent_at) as last
        from messages where organization_id = any(?::text[]) and created_at >= ? and sent_at is not null group by 1, 2`,
@@ -141,6 +148,42 @@ async function printStatementProfile(server: SendServer, name: string): Promise<
        from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) order by total_exec_time desc limit 12`);
   console.log(`${name}: statements by time spent in PostgreSQL (ms, calls, rows, blocks touched, blocks dirtied, WAL bytes)`);
   for (const r of rows) console.log(`  ${Math.round(r.total)} ms | ${r.calls} | ${r.rows} | ${r.blks} | ${r.dirtied} | ${r.wal} | ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`);
+}
+
+/**
+ * --index-stats: buffers touched (hit + read) so far per table and index of the database. A backend reports its
+ * counts when it goes idle, at most once a second and at the latest 10 s later: the snapshot waits that out so
+ * the queueing before a drain is not counted in it, nor the drain's last second left out.
+ */
+async function relationBlocks(server: SendServer): Promise<Map<string, number>> {
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const rows = await server.infra.database.em().execute<{ name: string; blocks: string }[]>(
+    `select relname::text as name, (coalesce(heap_blks_hit, 0) + coalesce(heap_blks_read, 0))::text as blocks from pg_statio_all_tables where schemaname in ('public', 'pgboss')
+     union all
+     select relname::text || '.' || indexrelname::text, (idx_blks_hit + idx_blks_read)::text from pg_statio_all_indexes where schemaname in ('public', 'pgboss')`);
+  // Monthly partitions of the logs and pg-boss's per-queue partitions count under one name.
+  const byName = new Map<string, number>();
+  for (const r of rows) {
+    const name = r.name.replace(/_p?\d{4}_?\d{2}/g, '').replace(/j[0-9a-f]{40,}/g, 'job');
+    byName.set(name, (byName.get(name) ?? 0) + Number(r.blocks));
+  }
+  return byName;
+}
+
+/** --index-stats: the shape of pg-boss's fetch index (job_i11) a drain starts from (the pgstattuple extension, when the database has it). */
+async function printFetchIndexShape(server: SendServer, phase: string): Promise<void> {
+  try {
+    const [row] = await server.infra.database.em().execute<Record<string, unknown>[]>(
+      `select tree_level, internal_pages, leaf_pages, avg_leaf_density, leaf_fragmentation from pgstatindex('pgboss.job_common_i11')`);
+    console.log(`${phase}: job_i11 before the drain: ${JSON.stringify(row)}`);
+  } catch { /* no pgstattuple here */ }
+}
+
+function printRelationBlocks(phase: string, before: Map<string, number>, after: Map<string, number>, messages: number): void {
+  const spent = [...after].map(([name, blocks]) => [name, blocks - (before.get(name) ?? 0)] as const).filter(([, blocks]) => blocks > 0).sort((a, b) => b[1] - a[1]);
+  const total = spent.reduce((sum, [, blocks]) => sum + blocks, 0);
+  console.log(`${phase}: buffers a message by table and index (${(total / messages).toFixed(1)} in all)`);
+  for (const [name, blocks] of spent.slice(0, 20)) console.log(`  ${(blocks / messages).toFixed(2)} ${name}`);
 }
 
 async function main(): Promise<void> {
