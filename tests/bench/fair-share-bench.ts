@@ -91,10 +91,11 @@ async function runPhase(server: SendServer, name: 'FIFO' | 'fair', tenants: Read
   await server.infra.database.em().execute('checkpoint');
   const ids = tenants.map((t) => t.organizationId);
   const container = buildWorkerContainer(server.config, server.logger, server.infra, { runtime: server.container.get(MESSAGING.runtime) });
-  const started = await dbNow(server);
-  if (settings.profile) await server.infra.database.em().execute('select pg_stat_statements_reset()');
+  // Before the clock starts: the snapshot waits 11 s for the backends' counts.
   if (settings.indexStats) await printFetchIndexShape(server, name);
   const blocksBefore = settings.indexStats ? await relationBlocks(server) : null;
+  const started = await dbNow(server);
+  if (settings.profile) await server.infra.database.em().execute('select pg_stat_statements_reset()');
   const cpuBefore = await cpuSeconds();
   const walBefore = await walPosition(server);
   const sampler = settings.sampleActivity ? new PgActivitySampler(server.infra.database) : null;
